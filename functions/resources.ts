@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { AuthorizerDefinition, ChannelDefinition, ResourceDefinition, ScheduledJob, WorkerDefinition } from '#shared/resource';
-import { allDescribed, withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '#shared/routes/route';
+import { allDescribed } from '#shared/routes/described';
+import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '#shared/routes/route';
 import * as folders from './resource-modules';
 import { WEBHOOK_EXPIRY } from './webhooks/entity';
 import { smsSender } from './sms/capability';
@@ -10,7 +11,12 @@ import { smsSender } from './sms/capability';
  * exports (functions/resource-modules.ts, generated from the folders, re-exports them). The stack, the local server,
  * the OpenAPI document, the event types, the demo seed and the isolation tests are all read from this list.
  */
-export const resources: readonly ResourceDefinition[] = [folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.automations, folders.companies, folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs, folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports, folders.mcp, folders.oauth, folders.meta];
+export const resources: readonly ResourceDefinition[] = [
+  folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.automations, folders.companies,
+  folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs,
+  folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports,
+  folders.mcp, folders.oauth, folders.meta,
+];
 const unlisted = Object.entries(folders).filter(([, resource]) => !resources.includes(resource));
 if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name]) => name).join(', ')} have a folder but no place in the list of resources (functions/resources.ts)`);
 

@@ -341,21 +341,20 @@ describe('the bundled functions', () => {
     expect(new StandardWebhook(secret).verify(delivery!.body, delivery!.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
   });
 
-  it('reads two files at most at import, its entry and one chunk, however many chunks the build made: the chunks its import reads are joined into one', () => {
-    const joined = FUNCTION_MODULES.filter((module) => bundles[module]!.files.some((file) => /^joined-[A-Z0-9]{8}\.mjs$/.test(file)));
-    // The modules whose import read three files or more, so this test reads some: every resource with a write path, the stream consumer.
-    expect(joined).toEqual(expect.arrayContaining(['leads/handlers', 'products/handlers', 'webhooks/handlers', 'stream/record']));
-    // Split and not joined: the document's function, whose import read its entry and one chunk already.
-    expect(FUNCTION_MODULES.filter((module) => bundles[module]!.files.length > 1 && !joined.includes(module))).toEqual(['meta/handlers']);
+  it('reads at import only files of its own asset: the entry alone for a bundle built as one file, else the entry and chunks of its split build', () => {
+    const split = FUNCTION_MODULES.filter((module) => bundles[module]!.files.some((file) => /^chunk-[A-Z0-9]{8}\.mjs$/.test(file)));
+    // The modules whose import() reaches the most: every resource with a write path, the stream consumer, the document.
+    expect(split).toEqual(expect.arrayContaining(['leads/handlers', 'products/handlers', 'webhooks/handlers', 'stream/record', 'meta/handlers']));
     for (const module of FUNCTION_MODULES) {
       const { files } = bundles[module]!;
-      const chunk = joined.includes(module) ? files.find((file) => /^joined-[A-Z0-9]{8}\.mjs$/.test(file)) : files.find((file) => /^chunk-[A-Z0-9]{8}\.mjs$/.test(file));
-      // The entry alone for a bundle built as one file; else the entry and its one chunk.
-      expect([...readWith(assets.get(module)!, files[0]!)].sort(), module).toEqual(files.length === 1 ? [files[0]] : [files[0], chunk].sort());
+      const read = [...readWith(assets.get(module)!, files[0]!)];
+      expect(read[0], module).toBe(files[0]);
+      expect(files, module).toEqual(expect.arrayContaining(read));
+      if (files.length === 1) expect(read, module).toEqual(files);
     }
   });
 
-  it('holds each source once among a function’s files: what import() loads shares the joined chunk’s modules, through files named as it imports them', () => {
+  it('holds each source once among a function’s files: what import() loads shares the chunks of what its import loaded', () => {
     for (const module of FUNCTION_MODULES) {
       const dir = assets.get(module)!;
       const fileOf = new Map<string, string>();
@@ -366,13 +365,13 @@ describe('the bundled functions', () => {
           fileOf.set(source, file);
         }
         // A file of no source holds no code: it only imports and re-exports bindings (a chunk named for what import()
-        // loads, the files re-exporting the joined chunk's bindings), so no module's code is in it a second time.
+        // loads), so no module's code is in it a second time.
         if (sources.length === 0) expect(readFileSync(join(dir, file), 'utf8').replace(BANNER, '').replace(LINKING, '').trim(), `${module}: ${file}`).toBe('');
       }
     }
   });
 
-  it('joins no chunk that awaits at import: joined, what it awaits would wait for the joined chunk, and the function would never start', () => {
+  it('starts a function whose chunk awaits at import what the function loads later', () => {
     const sources = mkdtempSync(join('test-results', 'awaiting-'));
     onTestFinished(() => rmSync(sources, { recursive: true, force: true }));
     // Enough code loaded later for the module to be built with chunks (LAZY_CHUNK_BYTES).
@@ -388,7 +387,6 @@ describe('the bundled functions', () => {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(sources, name), text);
     const bundle = bundleFunctions(join(sources, 'out'), { entry: join(sources, 'entry.ts') }).entry!;
     expect(bundle.files.filter((file) => /^chunk-[A-Z0-9]{8}\.mjs$/.test(file)), 'the two chunks the entry imports').toHaveLength(2);
-    expect(bundle.files.filter((file) => file.startsWith('joined-'))).toEqual([]);
     // It starts: Node ends an import whose top-level await never settles with exit code 13, which execFileSync throws.
     const started = execFileSync(process.execPath, ['--input-type=module', '-e', `const { handler } = await import(${JSON.stringify(pathToFileURL(entryFileOf(bundle)).href)}); console.log(await handler());`]);
     // settings (what it loaded: shared and the padding's length), shared, and the report (settings and the padding).

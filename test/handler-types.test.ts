@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { apiHandler, type HandlerOutput } from '#shared/http/api-handler';
-import { defineRoute, described, describedByResource } from '#shared/routes/route';
+import { defineRoute } from '#shared/routes/route';
+import { described, describedByResource } from '#shared/routes/described';
 import * as leadRoutes from '../functions/leads/routes';
 import { Lead } from '../functions/leads/schema';
 

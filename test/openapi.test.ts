@@ -11,7 +11,8 @@ import { API, buildDocument } from '../functions/meta/document';
 import { referenceRenderer } from '#shared/openapi/reference-renderer';
 import { componentExamples, resources, routes } from '../functions/resources';
 import { staleFiles } from '../functions/meta/generated';
-import { allDescribed, authorizerOf, defineRoute, described, describedByResource, takesNoFields, undescribedFields } from '#shared/routes/route';
+import { authorizerOf, defineRoute, takesNoFields } from '#shared/routes/route';
+import { allDescribed, described, describedByResource, undescribedFields } from '#shared/routes/described';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 import { validatorAt } from './support/contract';
@@ -212,6 +213,11 @@ describe('the OpenAPI document', () => {
     for (const route of routes) expect(operationOf(route).description, route.operationId).toBe(route.description);
     expect(document.tags.map((tag: Json) => tag.name).sort()).toEqual([...new Set(routes.map((route) => route.tag))].sort());
     for (const tag of document.tags) expect(tag.description, tag.name).toEqual(expect.any(String));
+  });
+
+  it('names every group of operations in its opening, in the reference’s order, so a new resource is named there too', () => {
+    const opening = (document.info.description as string).split('\n')[0];
+    expect(opening).toBe(`A sales pipeline for trades businesses. Its operations, by group: ${document.tags.map((tag: Json) => tag.name).join(', ')}.`);
   });
 
   it('describes page and limit as integers with their bounds and defaults on every list', () => {

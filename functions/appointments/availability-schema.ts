@@ -84,7 +84,13 @@ export const CreateHoldBody = v.strictObject({
   serviceId: v.pipe(v.number('serviceId must be an integer'), v.integer('serviceId must be an integer'), v.minValue(1, 'serviceId must be at least 1'), v.maxValue(2_147_483_647, 'serviceId must be at most 2147483647')),
   startsAt: Instant('startsAt', 'The slot’s start, as GET /v1/availability answers it (any offset).'),
   memberId: v.optional(
-    v.pipe(v.number('memberId must be an integer'), v.integer('memberId must be an integer'), v.minValue(1, 'memberId must be at least 1'), v.maxValue(2_147_483_647, 'memberId must be at most 2147483647'), v.description('The member to hold; without it, the first member free for the whole slot, by member id.')),
+    v.pipe(
+      v.number('memberId must be an integer'),
+      v.integer('memberId must be an integer'),
+      v.minValue(1, 'memberId must be at least 1'),
+      v.maxValue(2_147_483_647, 'memberId must be at most 2147483647'),
+      v.description('The member to hold; without it, the first member free for the whole slot, by member id.'),
+    ),
   ),
   leadId: v.optional(PrefixedId('lead', 'leadId')),
 });

@@ -3,21 +3,44 @@ import { AppointmentIdPath, AppointmentPage, AppointmentResponse, CreateAppointm
 import { defineRoute } from '#shared/routes/route';
 import { createRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
+import { prose } from '#shared/prose';
 
-const appointment = recordRows({ tag: 'Appointments', names: { one: 'Appointment', many: 'Appointments' }, path: '/v1/appointments', idPath: AppointmentIdPath, response: AppointmentResponse, schemas: { query: ListAppointmentsQuery, page: AppointmentPage, create: CreateAppointmentBody, update: UpdateAppointmentBody }, changeLog: true });
+const appointment = recordRows({
+  tag: 'Appointments',
+  names: { one: 'Appointment', many: 'Appointments' },
+  path: '/v1/appointments',
+  idPath: AppointmentIdPath,
+  response: AppointmentResponse,
+  schemas: {
+    query: ListAppointmentsQuery,
+    page: AppointmentPage,
+    create: CreateAppointmentBody,
+    update: UpdateAppointmentBody,
+  },
+  changeLog: true,
+});
 
 export const createAppointment = appointment.create({
   summary: 'Book an appointment with a lead',
-  description:
-    'Books a visit or call for a lead, with members of the organization as attendees, and records an APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are answered in UTC; an appointment lasts at most 7 days; `timezone` (IANA) defaults to the organization’s. An attendee already booked at an overlapping time answers 409; back-to-back appointments are fine. A `holdId` books the held slot: a hold booked already or expired answers 409 HOLD_EXPIRED, and one whose member was removed since, 409 SLOT_TAKEN.',
+  description: prose`
+    Books a visit or call for a lead, with members of the organization as attendees, and records an
+    APPOINTMENT_BOOKED activity on the lead in the same transaction. Times are ISO 8601 with an offset and are
+    answered in UTC; an appointment lasts at most 7 days; \`timezone\` (IANA) defaults to the organization’s. An
+    attendee already booked at an overlapping time answers 409; back-to-back appointments are fine. A \`holdId\`
+    books the held slot: a hold booked already or expired answers 409 HOLD_EXPIRED, and one whose member was removed
+    since, 409 SLOT_TAKEN.
+  `,
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
   errors: [404, 409],
 });
 
 export const listAppointments = appointment.list({
   summary: 'List appointments by start time, earliest first',
-  description:
-    'Every appointment, or one lead’s with `leadId`, ordered by `startsAt`. `from` and `to` keep those starting in [from, to); `to` must be after `from`. Cancelled appointments are listed with their status. `totalCount` is exact: from a counter, or counted over the window when `from` or `to` is given.',
+  description: prose`
+    Every appointment, or one lead’s with \`leadId\`, ordered by \`startsAt\`. \`from\` and \`to\` keep those
+    starting in [from, to); \`to\` must be after \`from\`. Cancelled appointments are listed with their status.
+    \`totalCount\` is exact: from a counter, or counted over the window when \`from\` or \`to\` is given.
+  `,
   indexes: ['gsi1', 'gsi2'],
 });
 
@@ -25,8 +48,16 @@ export const getAppointment = appointment.get({ summary: 'Read an appointment', 
 
 export const updateAppointment = appointment.update({
   summary: 'Reschedule, change or cancel an appointment, or record how it went',
-  description:
-    'Fields left out keep their values; the merged times keep the create’s rules (`endsAt` after `startsAt`, an appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; `status: "CANCELLED"` records APPOINTMENT_CANCELLED and frees the attendees’ time; `status: "COMPLETED"` records APPOINTMENT_COMPLETED and `status: "NO_SHOW"` APPOINTMENT_NO_SHOW, keeping the time booked (it was spent), and their events are `appointment.completed` and `appointment.no_show` rather than `appointment.updated`. A new time or new attendees are checked for overlaps (409). Only a BOOKED appointment changes: a cancelled, completed or no-show one can no longer be changed (409), so a completed one cannot be cancelled. One whose lead was deleted can still be cancelled, recording no activity; any other change of it answers 404.',
+  description: prose`
+    Fields left out keep their values; the merged times keep the create’s rules (\`endsAt\` after \`startsAt\`, an
+    appointment lasts at most 7 days). A new time records APPOINTMENT_RESCHEDULED on the lead; \`status:
+    "CANCELLED"\` records APPOINTMENT_CANCELLED and frees the attendees’ time; \`status: "COMPLETED"\` records
+    APPOINTMENT_COMPLETED and \`status: "NO_SHOW"\` APPOINTMENT_NO_SHOW, keeping the time booked (it was spent), and
+    their events are \`appointment.completed\` and \`appointment.no_show\` rather than \`appointment.updated\`. A
+    new time or new attendees are checked for overlaps (409). Only a BOOKED appointment changes: a cancelled,
+    completed or no-show one can no longer be changed (409), so a completed one cannot be cancelled. One whose lead
+    was deleted can still be cancelled, recording no activity; any other change of it answers 404.
+  `,
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem', 'Query', 'BatchGetItem'],
   errors: [409],
 });
@@ -60,7 +91,15 @@ export const createHold = createRow({
   operationId: 'createHold',
   path: '/v1/availability/holds',
   summary: `Hold a slot for ${HOLD_MINUTES} minutes while the caller confirms`,
-  description: `Takes the slot for everyone else until \`expiresAt\` (${HOLD_MINUTES} minutes): no other hold or appointment can take the member at that time. Book it with POST /v1/appointments and \`holdId\`; left alone, it frees itself. The member is \`memberId\`, or the first member by id who works the whole slot and is free, among the service’s \`memberIds\` when it has some (another \`memberId\` answers 400). A slot no member works (outside hours, a closed date, in the past) answers 409 SLOT_UNAVAILABLE; one booked or held already, 409 SLOT_TAKEN: of two holds of the same slot and member at the same moment, one is created and the other answers SLOT_TAKEN. Records \`hold.created\`.`,
+  description: prose`
+    Takes the slot for everyone else until \`expiresAt\` (${HOLD_MINUTES} minutes): no other hold or appointment can
+    take the member at that time. Book it with POST /v1/appointments and \`holdId\`; left alone, it frees itself. The
+    member is \`memberId\`, or the first member by id who works the whole slot and is free, among the service’s
+    \`memberIds\` when it has some (another \`memberId\` answers 400). A slot no member works (outside hours, a closed
+    date, in the past) answers 409 SLOT_UNAVAILABLE; one booked or held already, 409 SLOT_TAKEN: of two holds of the
+    same slot and member at the same moment, one is created and the other answers SLOT_TAKEN. Records
+    \`hold.created\`.
+  `,
   tag: 'Availability',
   dynamodb: ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'ConditionCheckItem'],
   request: { body: CreateHoldBody },

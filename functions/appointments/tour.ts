@@ -5,7 +5,15 @@ export const tour: ResourceTour = {
   // After leads, organization, services: it books the tour’s lead with its member, and holds a slot of its service.
   after: ['leads', 'organization', 'services'],
   stops: [
-    { route: 'POST /v1/appointments', kind: 'create', exception: { reason: 'Reads the lead, the attendees and the overlapping bookings before one transaction writes the appointment, its bookings and its activity' }, request: (s) => ({ method: 'POST', path: '/v1/appointments', body: { leadId: s.leadId, title: 'Quote visit', startsAt: '2026-12-01T09:00:00+11:00', endsAt: '2026-12-01T10:00:00+11:00', attendees: [{ userId: s.userId }] } }), keep: (b, s) => (s.appointmentId = b.appointment.id) },
+    {
+      route: 'POST /v1/appointments',
+      kind: 'create',
+      exception: {
+        reason: 'Reads the lead, the attendees and the overlapping bookings before one transaction writes the appointment, its bookings and its activity',
+      },
+      request: (s) => ({ method: 'POST', path: '/v1/appointments', body: { leadId: s.leadId, title: 'Quote visit', startsAt: '2026-12-01T09:00:00+11:00', endsAt: '2026-12-01T10:00:00+11:00', attendees: [{ userId: s.userId }] } }),
+      keep: (b, s) => (s.appointmentId = b.appointment.id),
+    },
     { route: 'GET /v1/appointments/{appointmentId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/appointments/${s.appointmentId}` }) },
     { route: 'PATCH /v1/appointments/{appointmentId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/appointments/${s.appointmentId}`, body: { startsAt: '2026-12-01T13:00:00Z', endsAt: '2026-12-01T14:00:00Z' } }) },
     { route: 'GET /v1/appointments', kind: 'list', request: () => ({ method: 'GET', path: '/v1/appointments' }) },

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { AUDIT_ACTIONS, AUDIT_RETENTION_DAYS, AUDIT_VIAS, type AuditEntry as AuditEntryShape } from '#shared/audit/entry';
 import { Instant, PageQuery, pageSchema, PrefixedId, Timestamp } from '#shared/schema';
 import { AUDIT_RESOURCE_TYPES } from './resource-types';
+import { prose } from '#shared/prose';
 
 export { AUDIT_RESOURCE_TYPES, AUDIT_RETENTION_DAYS };
 
@@ -13,7 +14,11 @@ export const AuditEntry = v.object({
   at: v.pipe(Timestamp, v.description('When the write was made (sent to the table, which committed it).')),
   keyId: nullableString('The API key that made the write; null for an inbound post or provider report, and for the admin CLI.'),
   keyName: nullableString('The name that key was given, if any.'),
-  requestId: v.pipe(v.string(), v.description('The request that made it: its id, which the answer carried (`x-amzn-RequestId` from API Gateway, `x-request-id` from the local server); every write of one request shares it. An SMS reply or report: the provider’s message id; the admin CLI: `admin_…`, one per run.')),
+  requestId: v.pipe(v.string(), v.description(prose`
+    The request that made it: its id, which the answer carried (\`x-amzn-RequestId\` from API Gateway,
+    \`x-request-id\` from the local server); every write of one request shares it. An SMS reply or report: the
+    provider’s message id; the admin CLI: \`admin_…\`, one per run.
+  `)),
   method: nullableString('The HTTP method of that request; null when no HTTP request of the API made it (the admin CLI, an SMS reply or delivery report).'),
   path: nullableString('The path of that request, without its query.'),
   resourceType: v.pipe(v.string(), v.description(`The kind of record written, as the API names it: ${AUDIT_RESOURCE_TYPES.map((type) => `\`${type}\``).join(', ')}.`)),
@@ -22,7 +27,13 @@ export const AuditEntry = v.object({
   via: v.pipe(
     v.picklist(AUDIT_VIAS),
     v.description(
-      '`api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends) or with an OAuth grant of that key (then `clientId` names the client); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI; `automation`: a step of an automation’s run (its `requestId` the run’s id).',
+      prose`
+        \`api\`: a request with an API key; \`mcp\`: one the MCP server made for its client, with the client’s key
+        (the key is what is attributed; the label is only the \`x-sales-pipeline-via: mcp\` header it sends) or with
+        an OAuth grant of that key (then \`clientId\` names the client); \`inbound\`: a post to an inbound URL, an SMS
+        reply or an SMS delivery report; \`admin\`: the operator’s admin CLI; \`automation\`: a step of an
+        automation’s run (its \`requestId\` the run’s id).
+      `,
     ),
   ),
   clientId: v.pipe(v.optional(v.nullable(v.string()), null), v.description('The OAuth client (its `client_id`) the MCP server made the write for, when an OAuth grant of the key authorized it (`GET /v1/oauth/grants`); null otherwise.')),

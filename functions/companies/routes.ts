@@ -9,8 +9,23 @@ import {
 } from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { companyNotes } from './notes';
+import { prose } from '#shared/prose';
 
-const company = recordRows({ tag: 'Companies', names: { one: 'Company', many: 'Companies' }, path: '/v1/companies', idPath: CompanyIdPath, response: CompanyResponse, schemas: { query: ListCompaniesQuery, page: CompanyPage, create: CreateCompanyBody, update: UpdateCompanyBody, deleted: CompanyDeleted }, changeLog: true });
+const company = recordRows({
+  tag: 'Companies',
+  names: { one: 'Company', many: 'Companies' },
+  path: '/v1/companies',
+  idPath: CompanyIdPath,
+  response: CompanyResponse,
+  schemas: {
+    query: ListCompaniesQuery,
+    page: CompanyPage,
+    create: CreateCompanyBody,
+    update: UpdateCompanyBody,
+    deleted: CompanyDeleted,
+  },
+  changeLog: true,
+});
 
 export const createCompany = company.create({ summary: 'Create a company', description: 'Records a customer business (a strata manager, a builder, an agency). Only `name` is required; the other fields are null until set.' });
 
@@ -31,8 +46,12 @@ export const updateCompany = company.update({
 
 export const deleteCompany = company.delete({
   summary: 'Delete a company and its notes',
-  description:
-    'Removes the company and its notes. While any lead still has the company as its `companyId`, the company is kept and the answer is 409 `COMPANY_HAS_LEADS`: move those leads (`PATCH /v1/leads/{leadId}` with another `companyId`, or `null`) or delete them first, so no lead is left pointing at a missing company. A company already gone answers 404.',
+  description: prose`
+    Removes the company and its notes. While any lead still has the company as its \`companyId\`, the company is
+    kept and the answer is 409 \`COMPANY_HAS_LEADS\`: move those leads (\`PATCH /v1/leads/{leadId}\` with another
+    \`companyId\`, or \`null\`) or delete them first, so no lead is left pointing at a missing company. A company
+    already gone answers 404.
+  `,
   dynamodb: ['DeleteItem', 'UpdateItem', 'Query', 'BatchWriteItem', 'PutItem'],
   errors: [409],
 });

@@ -2,12 +2,18 @@ import { EventIdPath, EventListQuery, EventPage, EventResponse, EventSamples, Ev
 import { defineRoute } from '#shared/routes/route';
 import { SAMPLE_ID_PREFIX } from './samples-file';
 import { recordRows } from '#shared/routes/record-rows';
+import { prose } from '#shared/prose';
 
 const event = recordRows({ tag: 'Events', names: { one: 'Event', many: 'Events' }, path: '/v1/events', idPath: EventIdPath, response: EventResponse, schemas: { query: EventListQuery, page: EventPage } });
 
 export const listEvents = event.list({
   summary: 'List events, newest first',
-  description: `Every change that matters — a lead created, an SMS delivered, a product updated — as an event \`{id, type, occurredAt, organizationId, data}\`, where \`data\` is the resource as the API returns it. Events are derived from committed changes only, a moment after them, and kept ${EVENT_RETENTION_DAYS} days. \`type\` filters to one event type; an unknown type answers 400. Webhook subscriptions deliver the same events.`,
+  description: prose`
+    Every change that matters — a lead created, an SMS delivered, a product updated — as an event \`{id, type,
+    occurredAt, organizationId, data}\`, where \`data\` is the resource as the API returns it. Events are derived from
+    committed changes only, a moment after them, and kept ${EVENT_RETENTION_DAYS} days. \`type\` filters to one event
+    type; an unknown type answers 400. Webhook subscriptions deliver the same events.
+  `,
   dynamodb: ['Query'],
   indexes: ['gsi1'],
 });
@@ -19,7 +25,14 @@ export const listEventSamples = defineRoute({
   method: 'GET',
   path: '/v1/events/samples',
   summary: 'Sample events of a type',
-  description: `What a trigger's sample data needs (Zapier's \`performList\`, n8n's test step): \`data\` holds the organization's newest ${SAMPLE_COUNT} events of \`type\` of the last ${EVENT_RETENTION_DAYS} days, newest first, each exactly as \`GET /v1/events/{eventId}\` answers it, so their ids are stable. With none of that type, it holds the type's example from this document, as one event carrying the organization's id, whose id (\`${SAMPLE_ID_PREFIX}<type>\`, its dot an underscore) is the same on every call and names no stored event. \`type\` is required; an unknown one answers 400 naming it.`,
+  description: prose`
+    What a trigger's sample data needs (Zapier's \`performList\`, n8n's test step): \`data\` holds the organization's
+    newest ${SAMPLE_COUNT} events of \`type\` of the last ${EVENT_RETENTION_DAYS} days, newest first, each exactly as
+    \`GET /v1/events/{eventId}\` answers it, so their ids are stable. With none of that type, it holds the type's
+    example from this document, as one event carrying the organization's id, whose id (\`${SAMPLE_ID_PREFIX}<type>\`,
+    its dot an underscore) is the same on every call and names no stored event. \`type\` is required; an unknown one
+    answers 400 naming it.
+  `,
   tag: 'Events',
   dynamodb: ['Query'],
   indexes: ['gsi1'],

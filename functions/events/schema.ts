@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { PageQuery, pageSchema, PrefixedId, Timestamp } from '#shared/schema';
 import { EVENT_TYPES, type EventType } from './types';
+import { prose } from '#shared/prose';
 
 export { EVENT_TYPES, type EventType } from './types';
 
@@ -26,7 +27,12 @@ const eventFields = {
 export const PreviousAttributes = v.pipe(
   v.record(v.string(), v.unknown()),
   v.description(
-    'The fields of `data` the update changed, each with its value before the change (`data` holds the new values), as Stripe’s `previous_attributes`: top-level fields, each whole; a field the update added is null. `updatedAt` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part of `data`. An update that changes nothing else emits no event, so this holds at least one field.',
+    prose`
+      The fields of \`data\` the update changed, each with its value before the change (\`data\` holds the new
+      values), as Stripe’s \`previous_attributes\`: top-level fields, each whole; a field the update added is null.
+      \`updatedAt\` is bookkeeping and never listed; keys, versions and counters kept beside the record are not part
+      of \`data\`. An update that changes nothing else emits no event, so this holds at least one field.
+    `,
   ),
 );
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { IngestInquiryBody } from '../inquiries/ingestion-schema';
 import { MAX_CALL_PLATFORM_BYTES } from './schema';
+import { prose } from '#shared/prose';
 
 // Apart from schema.ts, which the endpoint's authorizer imports: these describe bodies only the document reads.
 /**
@@ -74,7 +75,12 @@ const VapiWebhook = v.pipe(
   v.looseObject({
     message: v.pipe(
       v.looseObject({ type: v.pipe(v.string(), v.maxLength(100), v.description('`end-of-call-report` records the call; any other message is acknowledged with 204.')) }),
-      v.description('Vapi’s server message: of an end-of-call report, `endedReason`, `call`, `customer`, `startedAt`, `endedAt`, `artifact` (messages, recordings: `recording.mono.combinedUrl`, `recordingUrl`, `recording.stereoUrl`, `stereoRecordingUrl`) and `analysis` (`summary`, `successEvaluation`, `structuredData`) are read.'),
+      v.description(prose`
+        Vapi’s server message: of an end-of-call report, \`endedReason\`, \`call\`, \`customer\`, \`startedAt\`,
+        \`endedAt\`, \`artifact\` (messages, recordings: \`recording.mono.combinedUrl\`, \`recordingUrl\`,
+        \`recording.stereoUrl\`, \`stereoRecordingUrl\`) and \`analysis\` (\`summary\`, \`successEvaluation\`,
+        \`structuredData\`) are read.
+      `),
     ),
   }),
   v.title('Vapi server message'),

@@ -1,5 +1,5 @@
 import { defineResource, namedComponents } from '#shared/resource';
-import { described } from '#shared/routes/route';
+import { described } from '#shared/routes/described';
 import { IngestedInquiry } from '../inquiries/ingestion-schema';
 import { inboundEndpointRoutes, receiveInbound } from './routes';
 import { INBOUND_POST_BODIES } from './post-bodies';

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { privateUrls } from '#shared/private-urls';
 import { DeletedSchema, everyKeyKept, isPlainObject, NonEmptyString, PageQuery, pageSchema, partialUpdateBody, PrefixedId, Timestamp } from '#shared/schema';
 import { TrimmedString } from '#shared/schema/trimmed';
+import { prose } from '#shared/prose';
 
 /** What a sender may post to an inbound endpoint: far above any form or parsed email. */
 export const MAX_INBOUND_BYTES = 256 * 1024;
@@ -117,7 +118,11 @@ const inboundEndpointFields = {
    */
   enforceOrigin: v.pipe(
     v.boolean('enforceOrigin must be a boolean'),
-    v.description('Refuse posts whose `Origin` header is not one of `allowedOrigins` (403 `ORIGIN_NOT_ALLOWED`, nothing recorded), posts without `Origin` too: browsers send it with every POST, servers do not. Not for formats retell and vapi, whose platforms post from their servers. Off unless set.'),
+    v.description(prose`
+      Refuse posts whose \`Origin\` header is not one of \`allowedOrigins\` (403 \`ORIGIN_NOT_ALLOWED\`, nothing
+      recorded), posts without \`Origin\` too: browsers send it with every POST, servers do not. Not for formats
+      retell and vapi, whose platforms post from their servers. Off unless set.
+    `),
   ),
   /** A form field real visitors never see nor fill (hidden by the page's CSS): a post that fills it is answered as recorded and records nothing. */
   honeypotField: v.nullable(

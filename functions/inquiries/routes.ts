@@ -2,6 +2,7 @@ import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery, InquiryUpdated
 import { IngestedInquiry, IngestInquiryBody } from './ingestion-schema';
 import { createRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
+import { prose } from '#shared/prose';
 
 const inquiry = recordRows({ tag: 'Inquiries', names: { one: 'Inquiry', many: 'Inquiries' }, path: '/v1/inquiries', idPath: InquiryIdPath, response: Inquiry, schemas: { query: ListInquiriesQuery, page: InquiryPage, update: UpdateInquiryBody }, changeLog: true });
 
@@ -23,8 +24,13 @@ export const ingestInquiry = createRow({
   operationId: 'ingestInquiry',
   path: '/v1/inquiries',
   summary: 'Record an inquiry from a call, email, chatbot or web form',
-  description:
-    'For integrations that push inquiries in: `data` is the source record (docs/inquiry-sources.md) without its id. The lead is the organization’s lead with `lead.email` (any case), else with `lead.phone`, else a new lead (with its LEAD_CREATED activity); at least one of the two is required. The inquiry, the lead’s unread count and latest inquiry, `isFirstInquiry`, an INQUIRY_RECEIVED activity and the counters are one transaction. The same `externalInquiryId` again for the same source answers 200 with the first inquiry and records nothing.',
+  description: prose`
+    For integrations that push inquiries in: \`data\` is the source record (docs/inquiry-sources.md) without its id.
+    The lead is the organization’s lead with \`lead.email\` (any case), else with \`lead.phone\`, else a new lead
+    (with its LEAD_CREATED activity); at least one of the two is required. The inquiry, the lead’s unread count and
+    latest inquiry, \`isFirstInquiry\`, an INQUIRY_RECEIVED activity and the counters are one transaction. The same
+    \`externalInquiryId\` again for the same source answers 200 with the first inquiry and records nothing.
+  `,
   tag: 'Inquiries',
   // Finds the lead (GetItem of its contacts' claims, then of the lead), reserves activity ids (UpdateItem),
   // and records in transactions (Put, Update, ConditionCheck); a repeat is two GetItems.
@@ -52,7 +58,11 @@ export const ingestInquiry = createRow({
 
 export const updateInquiry = inquiry.update({
   summary: 'Mark an inquiry read or unread, or retag it',
-  description: 'Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s `hasFlaggedInquiry` right. The inquiry and its lead change in one transaction. Another organization’s inquiry answers 404.',
+  description: prose`
+    Marking an inquiry read lowers its lead’s unread count for the source by one (unread raises it); a tag that flags
+    (FLAGGED, EMERGENCY) or stops flagging keeps the lead’s \`hasFlaggedInquiry\` right. The inquiry and its lead
+    change in one transaction. Another organization’s inquiry answers 404.
+  `,
   // Reads the inquiry, the lead and the flagged count (GetItem); one transaction updates and checks.
   dynamodb: ['GetItem', 'UpdateItem'],
   response: InquiryUpdated,

@@ -3,6 +3,7 @@ import { Email, everyKeyKept, isPlainObject, Money, MONEY_RULE, NonEmptyString, 
 import { ValidationError } from '#shared/errors';
 import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
 import { organizationPartition as org } from '#shared/store/keys';
+import { prose } from '#shared/prose';
 
 export const LEAD_STATUSES = ['NEW', 'CONTACTED', 'QUALIFIED', 'QUOTED', 'WON', 'LOST'] as const;
 
@@ -19,7 +20,11 @@ export const TypedPhone = v.pipe(
   v.maxLength(32, 'phone must be at most 32 characters'),
   v.regex(TYPED_PHONE, 'phone must be a phone number, e.g. +61412345678 or 0412 345 678'),
   v.description(
-    "A phone number as people type it: with its country code (`+61 412 345 678`), or in the national form of the organization's `country` (`0412 345 678`, `(02) 9555 1234`). Stored and answered in E.164 (`+61412345678`); one that is no valid number of any numbering plan answers 400 naming the field.",
+    prose`
+      A phone number as people type it: with its country code (\`+61 412 345 678\`), or in the national form of the
+      organization's \`country\` (\`0412 345 678\`, \`(02) 9555 1234\`). Stored and answered in E.164
+      (\`+61412345678\`); one that is no valid number of any numbering plan answers 400 naming the field.
+    `,
   ),
 );
 

@@ -4,6 +4,7 @@ import { errorEnvelope } from '#shared/http/envelope';
 import { defineRoute } from '#shared/routes/route';
 import { LEAD_ID } from './examples';
 import { recordRows } from '#shared/routes/record-rows';
+import { prose } from '#shared/prose';
 
 const activity = recordRows({ tag: 'Leads', names: { one: 'LeadActivity', many: 'LeadActivities' }, path: '/v1/leads/{leadId}/activities', parent: LeadIdPath, response: LeadActivityResponse, schemas: { query: PageQuery, page: ActivityPage, create: CreateLeadActivityBody } });
 const lead = recordRows({ tag: 'Leads', names: { one: 'Lead', many: 'Leads' }, path: '/v1/leads', idPath: LeadIdPath, response: LeadResponse, schemas: { query: ListLeadsQuery, page: LeadPage, create: CreateLeadBody, update: UpdateLeadBody, deleted: DeletedSchema }, changeLog: true });
@@ -16,7 +17,13 @@ const duplicateContact = (field: 'email' | 'phone', { orConflict = false } = {})
   const message = `${field}: lead ${LEAD_ID} already has this ${field}`;
   return {
     409: {
-      description: `DUPLICATE_CONTACT: another lead has the email (any case) or phone; \`error.details[0]\` names the field (\`path\`) and that lead (\`existingId\`). Or ${orConflict ? 'CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or ' : ''}an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).`,
+      description: prose`
+        DUPLICATE_CONTACT: another lead has the email (any case) or phone; \`error.details[0]\` names the field
+        (\`path\`) and that lead (\`existingId\`). Or
+        ${orConflict ? 'CONFLICT: the lead was changed by others so often meanwhile that this change could not be applied (try again); or ' : ''}an
+        Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress
+        (IDEMPOTENCY_IN_PROGRESS).
+      `,
       examples: { DuplicateContact: errorEnvelope(409, message, 'DUPLICATE_CONTACT', [{ path: field, message, existingId: LEAD_ID }]) },
     },
   };
@@ -24,8 +31,15 @@ const duplicateContact = (field: 'email' | 'phone', { orConflict = false } = {})
 
 export const listLeads = lead.list({
   summary: 'List leads, newest first',
-  description:
-    'Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.',
+  description: prose`
+    Pages through the organization’s leads, newest first, optionally only those of one \`status\` and/or one
+    \`companyId\`, or searches them: \`q\` matches a first or last name by its start, ignoring case and accents
+    (\`zoe\` finds Zoë), an email (exact, any case) when it has an \`@\`, or a phone number in any common form
+    (\`0412 345 678\`, \`+61 412 345 678\`, read in the organization’s \`country\`); \`email=\` and \`phone=\` are
+    exact filters on the contact. Send at most one of \`q\`, \`email\` and \`phone\` (400 naming the second); each
+    combines with \`status\` and \`companyId\`. A search lists each lead once across its pages; \`totalCount\` is
+    exact for every filter and search.
+  `,
   // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards, and a name search's page of leads.
   // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
@@ -34,7 +48,15 @@ export const listLeads = lead.list({
 
 export const createLead = lead.create({
   summary: 'Create a lead',
-  description: 'Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.',
+  description: prose`
+    Creates a lead with \`status\` NEW, or the status given (a lead synced from another system keeps its stage: it is
+    listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. \`name\` (or
+    \`firstName\`) is required, and \`email\` or \`phone\` (a caller who left only a phone is entered with it);
+    \`name\` is split into first and last name unless those are given. A \`companyId\` must be a company of the
+    organization. A \`phone\` is read as typed: with its country code, or in the national form of the organization’s
+    \`country\` (\`0412 345 678\`), and stored in E.164. An email (any case) or phone another lead has answers 409
+    \`DUPLICATE_CONTACT\`, whose \`error.details[0].existingId\` is that lead’s id.
+  `,
   // GetItem: after a lost claim on a contact, the claim and its lead, to name the lead holding it.
   dynamodb: ['UpdateItem', 'PutItem', 'ConditionCheckItem', 'GetItem'],
   errors: [409],
@@ -46,8 +68,17 @@ export const upsertLead = defineRoute({
   method: 'POST',
   path: '/v1/leads/upsert',
   summary: 'Create a lead, or change the one with this email or phone',
-  description:
-    '`match` names the contact that finds the lead: `email` (any case) or `phone`, which the body must carry. A `phone` is read as on create (a national form in the organization’s `country`), so `0412 345 678` finds the lead stored with +61412345678. The lead holding it gets the other fields (the matched contact stays as the lead has it), as a PATCH would apply them (`name` is split into first and last name unless those are given; a new `status` records a STATUS_CHANGED activity and moves the lead between status lists and counts), and the answer is 200 with `created: false`; with no such lead one is created as by POST /v1/leads (then `name` or `firstName` is required) and the answer is 201 with `created: true`. Concurrent upserts of one new contact make one lead. Another contact of the body held by another lead answers 409 `DUPLICATE_CONTACT` naming that lead.',
+  description: prose`
+    \`match\` names the contact that finds the lead: \`email\` (any case) or \`phone\`, which the body must carry. A
+    \`phone\` is read as on create (a national form in the organization’s \`country\`), so \`0412 345 678\` finds
+    the lead stored with +61412345678. The lead holding it gets the other fields (the matched contact stays as the
+    lead has it), as a PATCH would apply them (\`name\` is split into first and last name unless those are given; a
+    new \`status\` records a STATUS_CHANGED activity and moves the lead between status lists and counts), and the
+    answer is 200 with \`created: false\`; with no such lead one is created as by POST /v1/leads (then \`name\` or
+    \`firstName\` is required) and the answer is 201 with \`created: true\`. Concurrent upserts of one new contact
+    make one lead. Another contact of the body held by another lead answers 409 \`DUPLICATE_CONTACT\` naming that
+    lead.
+  `,
   tag: 'Leads',
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
   // A lead that has the contact gets the other fields, as a PATCH would set (and clear) them.
@@ -67,7 +98,12 @@ export const getLead = lead.get({ summary: 'Read a lead', description: 'One lead
 
 export const updateLead = lead.update({
   summary: 'Change a lead’s details, status, read flag or company',
-  description: 'Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.',
+  description: prose`
+    Fields left out keep their values; \`null\` clears an optional field. A new \`status\` records a STATUS_CHANGED
+    activity in the same transaction; a \`companyId\` must be a company of the organization (else 400). A \`phone\` is
+    read as on create. An email or phone another lead has answers 409 \`DUPLICATE_CONTACT\`, whose
+    \`error.details[0].existingId\` is that lead’s id.
+  `,
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
   errors: [409],
   responses: duplicateContact('phone', { orConflict: true }),
@@ -88,7 +124,11 @@ export const listLeadActivities = activity.list({
 
 export const createLeadActivity = activity.create({
   summary: 'Add a note to a lead’s timeline',
-  description: '`{event: "NOTE", data}` records the note text as a `NOTE_ADDED` activity (`userId` null, as for every change made with an API key), listed with the lead’s other activities. `NOTE` is the only event a client adds; the others are recorded by what they describe. An unknown lead answers 404 and records nothing.',
+  description: prose`
+    \`{event: "NOTE", data}\` records the note text as a \`NOTE_ADDED\` activity (\`userId\` null, as for every change
+    made with an API key), listed with the lead’s other activities. \`NOTE\` is the only event a client adds; the
+    others are recorded by what they describe. An unknown lead answers 404 and records nothing.
+  `,
   // UpdateItem reserves the activity id; the transaction puts the activity and moves the lead's activity counter.
   dynamodb: ['UpdateItem', 'PutItem'],
   requestExample: { event: 'NOTE', data: 'Prefers a call after 3pm; the side gate code is 4412.' },

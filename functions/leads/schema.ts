@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Email, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '#shared/schema';
 import { leadEntity, LeadStatus, MAX_NAME_PART, TypedPhone } from './attributes';
+import { prose } from '#shared/prose';
 
 export { LEAD_STATUSES, MAX_NAME_PART, Socials, TypedPhone } from './attributes';
 
@@ -12,7 +13,12 @@ export type Lead = v.InferOutput<typeof Lead>;
  * lead never holds a name the API would not take back.
  */
 export const nameSplitRule = (path: string) =>
-  `Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space made one space; none for a single word). Each part may have at most ${MAX_NAME_PART} characters, as firstName and lastName may: a longer part answers 400 naming \`${path}\`, even beside a firstName or lastName, which wins over its part.`;
+  prose`
+    Split at its first white space into firstName (the first word) and lastName (the rest, each run of white space
+    made one space; none for a single word). Each part may have at most ${MAX_NAME_PART} characters, as firstName and
+    lastName may: a longer part answers 400 naming \`${path}\`, even beside a firstName or lastName, which wins over
+    its part.
+  `;
 
 /** What a create takes: the writable fields, with `name` split into first and last name unless those are given. */
 const createLeadEntries = {

@@ -22,6 +22,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth';
 import { requestOf, type ApiTool } from './tools';
 import * as v from 'valibot';
 import { McpMessage, McpParams, PROTOCOL_VERSIONS, type Toolset } from './schema';
+import { prose } from '#shared/prose';
 
 /** Who is calling `/mcp`, and where the API it calls on their behalf is. */
 export interface McpCaller {
@@ -40,8 +41,13 @@ export interface McpCaller {
 export type ToolSource = () => Promise<readonly ApiTool[]>;
 
 export const SERVER_INFO = { name: 'sales-pipeline', title: 'Sales Pipeline API', version: '1.0.0' };
-export const INSTRUCTIONS =
-  'Tools of a sales pipeline for trades businesses. On a live call: lookup_caller with the caller id (save_caller with their name when it finds no lead), get_receptionist_context once, find_availability then hold_slot and book_appointment to book a visit, resolve_transfer to hand the call over, and log_call when it ends (the live_call prompt says it in full; receptionist://context is the context as a resource). With ?tools=all on the URL, or a resource’s name (?tools=curated,leads), every route of the REST API is a tool too.';
+export const INSTRUCTIONS = prose`
+  Tools of a sales pipeline for trades businesses. On a live call: lookup_caller with the caller id (save_caller
+  with their name when it finds no lead), get_receptionist_context once, find_availability then hold_slot and
+  book_appointment to book a visit, resolve_transfer to hand the call over, and log_call when it ends (the live_call
+  prompt says it in full; receptionist://context is the context as a resource). With ?tools=all on the URL, or a
+  resource’s name (?tools=curated,leads), every route of the REST API is a tool too.
+`;
 export const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } };
 
 /** The receptionist's context as a resource: what GET /v1/receptionist/context answers the caller's key. */

@@ -2,23 +2,41 @@ import { CompressibleJson } from '#shared/http/compressible-text';
 import { buildOpenApiDocument, servedFrom, type ApiDescription } from '#shared/openapi/document';
 import type { OpenApiDocument } from '#shared/openapi/schemas';
 import { componentExamples, componentSchemas, outgoingWebhooks, resources, routes, tagDescriptions } from '../resources';
+import { prose } from '#shared/prose';
 
-/** The document's opening: what the API is, and what holds for every operation. */
-const DESCRIPTION = `A sales pipeline for trades businesses: leads, inquiries, services, products, transfers, policies, FAQs and SMS.
+/**
+ * The document's opening: what the API is, its groups of operations as the resources' tags name them (so a new
+ * resource is named with no edit here), and what holds for every operation.
+ */
+const DESCRIPTION = prose`
+  A sales pipeline for trades businesses. Its operations, by group: ${Object.keys(tagDescriptions).join(', ')}.
 
-**Authentication.** Every operation except this description and its reference page takes the organization's API key as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization; another organization's record answers 404. A key has a scope: \`read\` may only GET, \`write\` may do anything but DELETE, \`full\` (the default) may do everything; a method outside it answers 403 with code \`INSUFFICIENT_SCOPE\`.
+  **Authentication.** Every operation except this description and its reference page takes the organization's API key
+  as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization;
+  another organization's record answers 404. A key has a scope: \`read\` may only GET, \`write\` may do anything but
+  DELETE, \`full\` (the default) may do everything; a method outside it answers 403 with code \`INSUFFICIENT_SCOPE\`.
 
-**Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\` (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
+  **Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\`
+  (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.
 
-**Rate limits.** Each organization has a usage plan: requests per second, a burst and a daily quota. Beyond them the answer is 429 with code \`RATE_LIMITED\` and a \`Retry-After\` header in seconds.
+  **Rate limits.** Each organization has a usage plan: requests per second, a burst and a daily quota. Beyond them the
+  answer is 429 with code \`RATE_LIMITED\` and a \`Retry-After\` header in seconds.
 
-**Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages, currentPage, totalCount}\`.
+  **Lists.** \`page\` (from 1, default 1) and \`limit\` (1–100, default 50); newest first; \`{<items>, totalPages,
+  currentPage, totalCount}\`.
 
-**Methods and parameters.** A method a path does not take answers 405 with an \`Allow\` header naming those it does; a query parameter an operation does not take answers 400 naming it.`;
+  **Methods and parameters.** A method a path does not take answers 405 with an \`Allow\` header naming those it does;
+  a query parameter an operation does not take answers 400 naming it.
+`;
 
 /** What Idempotency-Key does, on every operation that honours it (shared/http/idempotency.ts keeps the answers). */
-const IDEMPOTENCY_KEY =
-  'Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice.';
+const IDEMPOTENCY_KEY = prose`
+  Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with
+  \`Idempotent-Replayed: true\`, to the same request. The same key on another request answers 409
+  IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not
+  kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps
+  sent, is kept, so a retry never texts the lead twice.
+`;
 
 /** This API as its document describes it: the resources' routes, tags, named schemas and their examples. */
 export const API: ApiDescription = {

@@ -17,6 +17,7 @@ import { OrganizationServices } from '../services/schema';
 import { defineRoute } from '#shared/routes/route';
 import { createRow, readRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
+import { prose } from '#shared/prose';
 
 const TAG = 'Organization';
 
@@ -36,8 +37,20 @@ export const updateOrganization = defineRoute({
   ...organizationRow('updateOrganization'),
   method: 'PATCH',
   summary: 'Change the organization’s name, timezone, country, currency, businessHours, closedDates, automationSmsDailyCap, ownerAlertsSms or smsSenderId',
-  description:
-    'Fields left out keep their values. `businessHours` is the whole week, replaced rather than merged by day: a PATCH with only `monday` leaves every other day closed, so send the week with the day changed. `timezone` must be an IANA zone (e.g. Australia/Sydney). `country` (ISO 3166-1 alpha-2, default `AU`) is the country whose national phone forms every write and lookup reads; an unknown code answers 400. `currency` (ISO 4217, default `AUD`) is what a lead’s `value` is in; an unknown code answers 400. `automationSmsDailyCap` (1 to 20, default 3) is how many SMS its automations send one lead in a day. `smsSenderId` is what recipients see an SMS come from: a phone number or an alphanumeric sender id of up to 11 characters; `null` returns to the provider’s default. A number is taken as every phone field takes one, with its country code (`+61 2 9999 0620`) or in the national form of the organization’s country (`(02) 9999 0620`), and stored in its one E.164 form (`+61299990620`; a trunk 0 typed after the country code is dropped too). A number is also where replies come back, so it belongs to one organization: a number another organization has set answers 409 `SMS_SENDER_TAKEN`, and the number an organization leaves is free for others at once.',
+  description: prose`
+    Fields left out keep their values. \`businessHours\` is the whole week, replaced rather than merged by day: a
+    PATCH with only \`monday\` leaves every other day closed, so send the week with the day changed. \`timezone\`
+    must be an IANA zone (e.g. Australia/Sydney). \`country\` (ISO 3166-1 alpha-2, default \`AU\`) is the country
+    whose national phone forms every write and lookup reads; an unknown code answers 400. \`currency\` (ISO 4217,
+    default \`AUD\`) is what a lead’s \`value\` is in; an unknown code answers 400. \`automationSmsDailyCap\` (1 to
+    20, default 3) is how many SMS its automations send one lead in a day. \`smsSenderId\` is what recipients see an
+    SMS come from: a phone number or an alphanumeric sender id of up to 11 characters; \`null\` returns to the
+    provider’s default. A number is taken as every phone field takes one, with its country code (\`+61 2 9999
+    0620\`) or in the national form of the organization’s country (\`(02) 9999 0620\`), and stored in its one E.164
+    form (\`+61299990620\`; a trunk 0 typed after the country code is dropped too). A number is also where replies
+    come back, so it belongs to one organization: a number another organization has set answers 409
+    \`SMS_SENDER_TAKEN\`, and the number an organization leaves is free for others at once.
+  `,
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
   status: 200,
   request: { body: UpdateOrganizationBody },
@@ -48,20 +61,62 @@ export const updateOrganization = defineRoute({
 export const listOrganizationServices = readRow({
   ...organizationRow('listOrganizationServices', '/v1/organization/services'),
   summary: 'List the services grouped by trade category (only categories that have services)',
-  description: 'Every service of the organization under its trade category, categories in catalog order and only those with a service, newest service first within a category. Each service carries its `durationUnit` and pricing beside the spec’s fields; GET /v1/services lists them with their scenarios, filtered and paged.',
+  description: prose`
+    Every service of the organization under its trade category, categories in catalog order and only those with a
+    service, newest service first within a category. Each service carries its \`durationUnit\` and pricing beside the
+    spec’s fields; GET /v1/services lists them with their scenarios, filtered and paged.
+  `,
   dynamodb: ['Query'],
   request: {},
   response: OrganizationServices,
 });
 
-const member = recordRows({ tag: TAG, names: { one: 'OrganizationMember', many: 'OrganizationMembers' }, path: '/v1/organization/members', idPath: MemberIdPath, response: MemberResponse, schemas: { query: PageQuery, page: MemberPage, create: CreateMemberBody, update: UpdateMemberBody, deleted: MemberOrInvitationDeleted }, changeLog: true });
-const invitation = recordRows({ tag: TAG, names: { one: 'OrganizationInvitation', many: 'OrganizationInvitations' }, path: '/v1/organization/invitations', idPath: InvitationIdPath, response: InvitationResponse, schemas: { query: PageQuery, page: InvitationPage, create: CreateInvitationBody, deleted: MemberOrInvitationDeleted }, changeLog: true });
+const member = recordRows({
+  tag: TAG,
+  names: { one: 'OrganizationMember', many: 'OrganizationMembers' },
+  path: '/v1/organization/members',
+  idPath: MemberIdPath,
+  response: MemberResponse,
+  schemas: {
+    query: PageQuery,
+    page: MemberPage,
+    create: CreateMemberBody,
+    update: UpdateMemberBody,
+    deleted: MemberOrInvitationDeleted,
+  },
+  changeLog: true,
+});
+const invitation = recordRows({
+  tag: TAG,
+  names: { one: 'OrganizationInvitation', many: 'OrganizationInvitations' },
+  path: '/v1/organization/invitations',
+  idPath: InvitationIdPath,
+  response: InvitationResponse,
+  schemas: {
+    query: PageQuery,
+    page: InvitationPage,
+    create: CreateInvitationBody,
+    deleted: MemberOrInvitationDeleted,
+  },
+  changeLog: true,
+});
 
-export const listOrganizationMembers = member.list({ summary: 'List the members with a user account, newest first (pending invitations are left out)', description: 'The organization\'s members with a user account, newest first. Pending invitations are listed apart (`GET /v1/organization/invitations`) and never counted here.' });
+export const listOrganizationMembers = member.list({
+  summary: 'List the members with a user account, newest first (pending invitations are left out)',
+  description: prose`
+    The organization's members with a user account, newest first. Pending invitations are listed apart (\`GET
+    /v1/organization/invitations\`) and never counted here.
+  `,
+});
 
 export const createOrganizationMember = member.create({
   summary: 'Add a member with a user account',
-  description: 'The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400.',
+  description: prose`
+    The member is active at once and gets a user (\`user.id\`, the \`userId\` that sends SMS). \`role\` defaults to
+    MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. \`phone\`, where
+    automations text the member, is read in the organization’s \`country\` and stored in E.164; one that is no valid
+    number answers 400.
+  `,
   dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
   requestExample: { email: 'tom@harbourcitytrades.com.au', firstName: 'Tom', lastName: 'Walsh', role: 'MEMBER', position: 'Licensed Plumber', responsibility: 'Emergency call-outs north of the bridge' },
   errors: [409],
@@ -69,7 +124,12 @@ export const createOrganizationMember = member.create({
 
 export const updateOrganizationMember = member.update({
   summary: 'Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours',
-  description: 'Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).',
+  description: prose`
+    Fields left out keep their values. \`email\` is the member’s user’s too (\`user.email\`): one another member or a
+    pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once.
+    A disabled member stays listed, but its \`userId\` can no longer send SMS (400 USER_DISABLED). The last ADMIN
+    cannot take another role (409 LAST_ADMIN).
+  `,
   dynamodb: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
   errors: [409],
 });
@@ -78,8 +138,14 @@ export const getOrganizationMember = member.get({ summary: 'Read a member', desc
 
 export const deleteOrganizationMember = member.delete({
   summary: 'Remove a member and its user',
-  description:
-    'The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Every service that names it in `memberIds` loses it in the same write (a service it alone took offers every member again, as `[]` does), so each service can be written back as read; a member more than 80 services name answers 409 until it is taken out of some. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.',
+  description: prose`
+    The member leaves the list and its \`userId\` can no longer send SMS (\`POST /v1/sms\` answers 404 User not
+    found), add company notes or be booked; messages, notes and appointments it already has keep their \`userId\`.
+    Its email may be invited again. Every service that names it in \`memberIds\` loses it in the same write (a
+    service it alone took offers every member again, as \`[]\` does), so each service can be written back as read; a
+    member more than 80 services name answers 409 until it is taken out of some. Removing the organization’s last
+    ADMIN answers 409 \`LAST_ADMIN\`.
+  `,
   dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
   errors: [409],
 });

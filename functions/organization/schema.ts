@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { NonEmptyString, Timestamp, partialUpdateBody } from '#shared/schema';
 import { ClosedDates, storedHours, WeeklyHours } from '#shared/schedule';
 import { DEFAULT_COUNTRY, isCountry } from '#shared/countries';
+import { prose } from '#shared/prose';
 
 /** How the IANA database writes a zone (areas and locations capitalised: America/Argentina/Buenos_Aires, Etc/GMT+5), or UTC. */
 const IANA_NAME = /^(?:UTC|[A-Z][A-Za-z_]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*){1,2})$/;
@@ -60,8 +61,11 @@ export const Country = isoCode({
   letters: 2,
   examples: 'AU, NZ or US',
   isKnown: isCountry,
-  description:
-    "ISO 3166-1 alpha-2 code of the organization's country (default `AU`): phones written or looked up in national form (`0412 345 678`, `(02) 9555 1234`) are read in its numbering plan and stored in E.164. Changing it changes how later input is read, not numbers already stored. An unknown code answers 400.",
+  description: prose`
+    ISO 3166-1 alpha-2 code of the organization's country (default \`AU\`): phones written or looked up in national
+    form (\`0412 345 678\`, \`(02) 9555 1234\`) are read in its numbering plan and stored in E.164. Changing it
+    changes how later input is read, not numbers already stored. An unknown code answers 400.
+  `,
 });
 
 /** What an organization's amounts of money are in until it says otherwise. */
@@ -157,7 +161,12 @@ export const UpdateOrganizationBody = partialUpdateBody({
   ownerAlertsSms: v.pipe(
     v.boolean('ownerAlertsSms must be a boolean'),
     v.description(
-      'Whether admins with a phone get an SMS from `smsSenderId` when something stops on its own: a webhook the service disabled (`webhook.disabled`), an address refused inbound posts for the day (`inbound_endpoint.source_limited`). `true` by default; once per event and admin; never to a phone that replied STOP.',
+      prose`
+        Whether admins with a phone get an SMS from \`smsSenderId\` when something stops on its own: a webhook the
+        service disabled (\`webhook.disabled\`), an address refused inbound posts for the day
+        (\`inbound_endpoint.source_limited\`). \`true\` by default; once per event and admin; never to a phone that
+        replied STOP.
+      `,
     ),
   ),
   smsSenderId: v.nullable(
@@ -166,7 +175,12 @@ export const UpdateOrganizationBody = partialUpdateBody({
       v.trim(),
       v.maxLength(32, 'smsSenderId must be at most 32 characters'),
       v.regex(SMS_SENDER_ID, 'smsSenderId must be a phone number (+61 2 9999 0620, or national in the organization’s country) or a sender id of 1 to 11 letters and digits with at least one letter'),
-      v.description('A phone number, with its country code or in the national form of the organization’s `country` (the one sent beside it, else the stored one), stored and answered in E.164 (one that is no valid number of any numbering plan answers 400 naming the field); or an alphanumeric sender id of 1 to 11 letters and digits with at least one letter, stored as sent.'),
+      v.description(prose`
+        A phone number, with its country code or in the national form of the organization’s \`country\` (the one sent
+        beside it, else the stored one), stored and answered in E.164 (one that is no valid number of any numbering
+        plan answers 400 naming the field); or an alphanumeric sender id of 1 to 11 letters and digits with at least
+        one letter, stored as sent.
+      `),
     ),
   ),
 });

@@ -3,7 +3,13 @@ import { SEQUENCE, type ResourceTour } from '#shared/route-tour';
 /** The route tour's requests of organization (test/support/route-tour.ts): one per route, each finding what the ones before it made. */
 export const tour: ResourceTour = {
   stops: [
-    { route: 'POST /v1/organization/members', kind: 'create', exception: { reason: SEQUENCE }, request: () => ({ method: 'POST', path: '/v1/organization/members', body: { email: 'kate@northside.com.au', firstName: 'Kate', lastName: 'Nguyen', role: 'ADMIN' } }), keep: (b, s) => ((s.memberId = b.member.id), (s.userId = b.member.user.id)) },
+    {
+      route: 'POST /v1/organization/members',
+      kind: 'create',
+      exception: { reason: SEQUENCE },
+      request: () => ({ method: 'POST', path: '/v1/organization/members', body: { email: 'kate@northside.com.au', firstName: 'Kate', lastName: 'Nguyen', role: 'ADMIN' } }),
+      keep: (b, s) => ((s.memberId = b.member.id), (s.userId = b.member.user.id)),
+    },
     { route: 'PATCH /v1/organization/members/{memberId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/organization/members/${s.memberId}`, body: { position: 'Director', workingHours: { monday: [{ open: '07:00', close: '17:00' }] } } }) },
     { route: 'GET /v1/organization/members', kind: 'list', request: () => ({ method: 'GET', path: '/v1/organization/members' }) },
     { route: 'GET /v1/organization/members/{memberId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/organization/members/${s.memberId}` }) },

@@ -13,8 +13,24 @@ import {
 } from './schema';
 import { defineRoute } from '#shared/routes/route';
 import { recordRows } from '#shared/routes/record-rows';
+import { prose } from '#shared/prose';
 
-const product = recordRows({ tag: 'Products', names: { one: 'Product', many: 'Products' }, path: '/v1/products', idPath: ProductIdPath, response: ProductResponse, schemas: { query: ListProductsQuery, page: ProductPage, create: CreateProductBody, update: UpdateProductBody, deleted: ProductDeleted }, changeLog: true, catalog: true });
+const product = recordRows({
+  tag: 'Products',
+  names: { one: 'Product', many: 'Products' },
+  path: '/v1/products',
+  idPath: ProductIdPath,
+  response: ProductResponse,
+  schemas: {
+    query: ListProductsQuery,
+    page: ProductPage,
+    create: CreateProductBody,
+    update: UpdateProductBody,
+    deleted: ProductDeleted,
+  },
+  changeLog: true,
+  catalog: true,
+});
 
 /** What a create or a rename gets for a name another product has: the product of the create's example, created twice. */
 const NAME_TAKEN = { 409: { examples: { NameTaken: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT') } } };
@@ -37,14 +53,25 @@ export const createProduct = product.create({
   responses: NAME_TAKEN,
 });
 
-export const listProducts = product.list({ summary: 'List trade products, newest first, optionally filtered', description: 'Pages through the organization’s products, newest first. `tradeCategoryId`, `isActive` and `pricingType` filter the list (together, all must hold); `totalCount` is exact under any filter. A cursor belongs to the filters it was answered with.' });
+export const listProducts = product.list({
+  summary: 'List trade products, newest first, optionally filtered',
+  description: prose`
+    Pages through the organization’s products, newest first. \`tradeCategoryId\`, \`isActive\` and \`pricingType\`
+    filter the list (together, all must hold); \`totalCount\` is exact under any filter. A cursor belongs to the filters
+    it was answered with.
+  `,
+});
 
 export const getProduct = product.get({ summary: 'Read a trade product', description: 'One product of the organization; another organization’s product, or one deleted, answers 404.' });
 
 export const updateProduct = product.update({
   method: 'PUT',
   summary: 'Change any subset of a trade product’s fields',
-  description: 'Fields left out keep their values; the merged product must still fit its `pricingType`. A price sent as null is the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.',
+  description: prose`
+    Fields left out keep their values; the merged product must still fit its \`pricingType\`. A price sent as null is
+    the same as one left out, so the pricing fields a GET answers can be sent back as they are. A rename to a name in
+    use answers 409 and changes nothing. Concurrent updates are applied one after another, never lost.
+  `,
   dynamodb: ['GetItem', 'PutItem', 'DeleteItem'],
   requestExample: { pricingType: 'FIXED', price: 1890, isDisclosePrice: true },
   errors: [409],
@@ -62,7 +89,15 @@ export const batchUpdateProducts = defineRoute({
   method: 'PATCH',
   path: '/v1/products/batch',
   summary: 'Rename and re-price up to 100 trade products, item by item',
-  description: 'Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name, inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the table failed to answer is read again: reported `ok` when it was applied, `error` UNAVAILABLE when it was not, and `unknown` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE). An item’s `pricing` takes the price fields a product answers (`price` for FIXED, `minPrice` and `maxPrice` for RANGE, null for not set); a RANGE `price` without `minPrice`, the older spelling, is read as the minimum.',
+  description: prose`
+    Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name,
+    inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the
+    table failed to answer is read again: reported \`ok\` when it was applied, \`error\` UNAVAILABLE when it was not,
+    and \`unknown\` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a
+    summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE). An item’s \`pricing\` takes the price fields a
+    product answers (\`price\` for FIXED, \`minPrice\` and \`maxPrice\` for RANGE, null for not set); a RANGE
+    \`price\` without \`minPrice\`, the older spelling, is read as the minimum.
+  `,
   tag: 'Products',
   dynamodb: ['BatchGetItem', 'GetItem', 'PutItem', 'DeleteItem'],
   status: 200,

@@ -5,7 +5,8 @@ import { ACTIVITY_SEQUENCE, findLeadByPhone, lookUpAgain } from '../leads/store'
 import { newLead } from '../leads/new-lead';
 import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
 import { findOrganizationBySmsNumber } from '../organization/store';
-import { appendInboundSmsMessage, latestThreadOf, openInboundSmsLead, openInboundSmsThread, setPhoneOptOut } from './store';
+import { latestThreadOf } from './store';
+import { appendInboundSmsMessage, openInboundSmsLead, openInboundSmsThread, setPhoneOptOut } from './reply-store';
 import type { NewInquiry } from '../inquiries/store';
 import type { SmsMessage } from '../inquiries/schema';
 

@@ -3,6 +3,7 @@ import { errorEnvelope } from '#shared/http/envelope';
 import { createRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
 import { smsSender } from './capability';
+import { prose } from '#shared/prose';
 
 const smsRows = recordRows({ tag: 'SMS', names: { one: 'Sms', many: 'Sms' }, path: '/v1/sms', idPath: SmsIdPath, response: SmsResponse, schemas: { query: ListSmsQuery, page: SmsPage }, changeLog: true });
 
@@ -10,7 +11,18 @@ export const sendSms = createRow({
   operationId: 'sendSms',
   path: '/v1/sms',
   summary: 'Send an SMS to a lead, starting a thread (and an SMS inquiry) or replying in one',
-  description: 'Sent by a member (`userId`) to the lead’s phone. Without `messageThreadId` it starts a thread, recorded as an SMS inquiry; with one it adds the message to that thread. The message is recorded (status `QUEUED`) before it is handed to the SMS provider, then becomes `SENT`, and later `DELIVERED` or `FAILED` as the carrier reports; the answer’s `sms` is the message as recorded (`SENT`, or `QUEUED` while that mark is not written), and `GET /v1/sms/{smsId}` reads it later. A lead without a phone or a disabled member answers 400; if the provider refuses the message it stays in the thread as `FAILED` and the answer is 502 with a bare `{message}`. Sends to one lead at the same moment wait their turn to be recorded; one that cannot be recorded within a few seconds (the lead kept busy by other writes, or the store not answering) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, having recorded and sent nothing: send it again, with the same `Idempotency-Key` too, and it is sent once.',
+  description: prose`
+    Sent by a member (\`userId\`) to the lead’s phone. Without \`messageThreadId\` it starts a thread, recorded as an
+    SMS inquiry; with one it adds the message to that thread. The message is recorded (status \`QUEUED\`) before it is
+    handed to the SMS provider, then becomes \`SENT\`, and later \`DELIVERED\` or \`FAILED\` as the carrier reports;
+    the answer’s \`sms\` is the message as recorded (\`SENT\`, or \`QUEUED\` while that mark is not written), and
+    \`GET /v1/sms/{smsId}\` reads it later. A lead without a phone or a disabled member answers 400; if the provider
+    refuses the message it stays in the thread as \`FAILED\` and the answer is 502 with a bare \`{message}\`. Sends to
+    one lead at the same moment wait their turn to be recorded; one that cannot be recorded within a few seconds (the
+    lead kept busy by other writes, or the store not answering) answers 503 \`SERVICE_UNAVAILABLE\` with
+    \`Retry-After\`, having recorded and sent nothing: send it again, with the same \`Idempotency-Key\` too, and it is
+    sent once.
+  `,
   tag: 'SMS',
   // BatchGetItem validates; a transaction records the message (a new thread's puts and lead update, or a
   // reply's lead check and put) and its counters; a transaction moves its status and the status counters; GetItem
@@ -30,8 +42,13 @@ export const sendSms = createRow({
   responses: {
     502: { description: 'The SMS provider failed; the body is {message} only, not the error envelope.', schema: SmsDeliveryFailed },
     503: {
-      description:
-        'SERVICE_UNAVAILABLE: the message could not be recorded within a few seconds (other writes to the lead kept it busy, or the store did not answer); nothing was recorded or sent. Retry after the Retry-After seconds, with the same Idempotency-Key too: a 503 is not kept, so the retry runs and sends the message once. STORE_UNAVAILABLE: the store did not answer while the message was being read or prepared; retry with the same Idempotency-Key. AUTHORIZER_UNAVAILABLE: the gateway could not check the API key; nothing ran: retry.',
+      description: prose`
+        SERVICE_UNAVAILABLE: the message could not be recorded within a few seconds (other writes to the lead kept
+        it busy, or the store did not answer); nothing was recorded or sent. Retry after the Retry-After seconds,
+        with the same Idempotency-Key too: a 503 is not kept, so the retry runs and sends the message once.
+        STORE_UNAVAILABLE: the store did not answer while the message was being read or prepared; retry with the
+        same Idempotency-Key. AUTHORIZER_UNAVAILABLE: the gateway could not check the API key; nothing ran: retry.
+      `,
       headers: { 'Retry-After': 'Seconds to wait before retrying (SERVICE_UNAVAILABLE, STORE_UNAVAILABLE).' },
       examples: { NotRecorded: errorEnvelope(503, SMS_NOT_RECORDED_MESSAGE, 'SERVICE_UNAVAILABLE') },
     },
@@ -40,7 +57,12 @@ export const sendSms = createRow({
 
 export const listSms = smsRows.list({
   summary: 'List SMS messages, newest first',
-  description: 'Every SMS message of the organization, sent and received, with its status now (`QUEUED` included), newest first, listed under `messages`; optionally only one lead’s (`leadId`), one thread’s (`messageThreadId`) and/or one `status`. `totalCount` is exact for every filter. A lead or thread without messages (unknown, or another organization’s) answers an empty list.',
+  description: prose`
+    Every SMS message of the organization, sent and received, with its status now (\`QUEUED\` included), newest first,
+    listed under \`messages\`; optionally only one lead’s (\`leadId\`), one thread’s (\`messageThreadId\`) and/or one
+    \`status\`. \`totalCount\` is exact for every filter. A lead or thread without messages (unknown, or another
+    organization’s) answers an empty list.
+  `,
   // Query of the filter's index partition (or, with two filters, the lead's or thread's partition whole) and its
   // counter; BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
@@ -49,7 +71,11 @@ export const listSms = smsRows.list({
 
 export const getSms = smsRows.get({
   summary: 'Read an SMS message and its status',
-  description: 'One SMS message, sent or received, with its status now: `QUEUED` until the provider answers, then `SENT`, `DELIVERED` or `FAILED`; a reply is `RECEIVED`. The `id` is the message id `POST /v1/sms` answers and an SMS inquiry’s `data.messages` list. Another organization’s message answers 404.',
+  description: prose`
+    One SMS message, sent or received, with its status now: \`QUEUED\` until the provider answers, then \`SENT\`,
+    \`DELIVERED\` or \`FAILED\`; a reply is \`RECEIVED\`. The \`id\` is the message id \`POST /v1/sms\` answers and an
+    SMS inquiry’s \`data.messages\` list. Another organization’s message answers 404.
+  `,
   // gsi2: the organization's messages index, queried at the id.
   dynamodb: ['Query'],
   indexes: ['gsi2'],

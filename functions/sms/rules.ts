@@ -103,7 +103,19 @@ export async function recordAndSend(outbound: Outbound): Promise<SentSms> {
     return null;
   });
   const { automationRunId } = message;
-  const recorded: Sms = { id: messageId, direction: 'OUTBOUND', status: 'SENT', body: message.body, leadId: lead.id, userId: message.userId, messageThreadId: threadId, inquiryId, createdAt: message.createdAt, updatedAt: markedAt ?? message.createdAt, ...(automationRunId ? { automationRunId } : {}) };
+  const recorded: Sms = {
+    id: messageId,
+    direction: 'OUTBOUND',
+    status: 'SENT',
+    body: message.body,
+    leadId: lead.id,
+    userId: message.userId,
+    messageThreadId: threadId,
+    inquiryId,
+    createdAt: message.createdAt,
+    updatedAt: markedAt ?? message.createdAt,
+    ...(automationRunId ? { automationRunId } : {}),
+  };
   // Answered as stored, updatedAt included: as marked here, or else read back (still QUEUED, or as a receipt that got
   // there first left it). A read that fails answers it QUEUED rather than fail a send that has left.
   const readBack = markedAt ? undefined : await getThreadMessage(organizationId, inquiryId, messageId).catch(() => undefined);

@@ -5,7 +5,15 @@ export const tour: ResourceTour = {
   // After leads, organization: it texts the tour’s lead from its member.
   after: ['leads', 'organization'],
   stops: [
-    { route: 'POST /v1/sms', kind: 'create', exception: { reason: 'Recorded before it is sent: the lead and member are read, one transaction records the message QUEUED, and after the provider answers one transaction marks it SENT and moves the status counters' }, request: (s) => ({ method: 'POST', path: '/v1/sms', body: { userId: s.userId, leadId: s.leadId, message: 'On our way' } }), keep: (b, s) => (s.smsId = b.sms.id) },
+    {
+      route: 'POST /v1/sms',
+      kind: 'create',
+      exception: {
+        reason: 'Recorded before it is sent: the lead and member are read, one transaction records the message QUEUED, and after the provider answers one transaction marks it SENT and moves the status counters',
+      },
+      request: (s) => ({ method: 'POST', path: '/v1/sms', body: { userId: s.userId, leadId: s.leadId, message: 'On our way' } }),
+      keep: (b, s) => (s.smsId = b.sms.id),
+    },
     { route: 'GET /v1/sms/{smsId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/sms/${s.smsId}` }) },
     { route: 'GET /v1/sms', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/sms?leadId=${s.leadId}` }) },
   ],

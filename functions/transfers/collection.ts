@@ -4,6 +4,7 @@ import { field, flag, text } from '#shared/crud/fields';
 import { booleanString } from '#shared/filters';
 import { NonEmptyString, PageQuery, integerString } from '#shared/schema';
 import { keySamplesOf, numberedKey, recordsOfKind, textClaimKey } from '#shared/store/keys';
+import { prose } from '#shared/prose';
 
 export const transferKeys = {
   transfer: numberedKey('TRANSFER'),
@@ -77,16 +78,31 @@ export const transfers = defineCrudResource({
   docs: {
     create: {
       summary: 'Create a call transfer rule',
-      description: 'When and where the AI receptionist hands a call over: a department, a member (`destination` the member’s id, of a member of the organization) or a phone number (a valid number of its plan: E.164, or the national form of the organization’s `country`, stored in E.164). A label already used in the organization answers 409; a `scenarioId` must be a scenario of the organization.',
+      description: prose`
+        When and where the AI receptionist hands a call over: a department, a member (\`destination\` the member’s id,
+        of a member of the organization) or a phone number (a valid number of its plan: E.164, or the national form of
+        the organization’s \`country\`, stored in E.164). A label already used in the organization answers 409; a
+        \`scenarioId\` must be a scenario of the organization.
+      `,
     },
     update: {
       summary: 'Change any subset of a transfer rule’s fields',
-      description: 'Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be a valid number of its plan, read as on create; a changed MEMBER destination must be the id of a member of the organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.',
+      description: prose`
+        Fields left out keep their values; the merged rule is checked again (a PHONE_NUMBER destination must be a
+        valid number of its plan, read as on create; a changed MEMBER destination must be the id of a member of the
+        organization). A label in use answers 409. Concurrent updates are applied one after another, never lost.
+      `,
     },
     list: {
       summary: 'List call transfer rules, newest first',
-      description:
-        'The organization’s transfer rules, filtered by `isEnabled`, by `scenarioId` (a scenario that is not one of the organization’s lists none) and by `availableNow`: with true, the enabled rules a call can be handed to now (within the organization’s business hours, or any time with `settings.ignore_business_hours`; hours never set hold no rule back), each with its `conditions` for the agent to judge; with false, the others. `availableNow` reads the organization’s hours first. `totalCount` counts every rule that passes the filters.',
+      description: prose`
+        The organization’s transfer rules, filtered by \`isEnabled\`, by \`scenarioId\` (a scenario that is not one
+        of the organization’s lists none) and by \`availableNow\`: with true, the enabled rules a call can be handed
+        to now (within the organization’s business hours, or any time with \`settings.ignore_business_hours\`; hours
+        never set hold no rule back), each with its \`conditions\` for the agent to judge; with false, the others.
+        \`availableNow\` reads the organization’s hours first. \`totalCount\` counts every rule that passes the
+        filters.
+      `,
     },
     get: { summary: 'Read a call transfer rule', description: 'One transfer rule. Another organization’s rule answers 404.' },
     delete: { summary: 'Delete a call transfer rule', description: 'Removes the rule; its label is free for another rule at once.' },

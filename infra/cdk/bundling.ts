@@ -1,10 +1,10 @@
-import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { DockerImage, type BundlingOptions, type ILocalBundling } from 'aws-cdk-lib';
-import { buildSync, transformSync, type BuildOptions, type Metafile } from 'esbuild';
+import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
 import { AUTHORIZER_HANDLERS, routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
 import { handlerOf, parseHandler, routeWrites } from '#shared/routes/route';
 import { readAsset } from '#shared/http/assets';
@@ -96,10 +96,7 @@ export interface ModuleBundle {
   files: string[];
   /** Bytes its import parses: the entry and the chunks it imports statically. */
   importBytes: number;
-  /**
-   * What each source put in the files its import parses (`inputs` of esbuild's metafile, by source). Of a bundle whose
-   * chunks were joined (importJoin), the sources are exact and the bytes those of the first build, before the join.
-   */
+  /** What each source put in the files its import parses (`inputs` of esbuild's metafile, by source). */
   importInputs: Record<string, number>;
   /** The same for every file of the asset: what import() loads too. */
   inputs: Record<string, number>;
@@ -117,7 +114,7 @@ export const LAZY_CHUNK_BYTES = 16 * 1024;
  * What one more file costs an import, in bytes of a bundle: reading, compiling and linking a module apart. Measured on
  * the stream consumer, whose split bundle parsed 62 KB less in 22 files and imported no faster (1.88× against 1.91×
  * the bare client, CPU time, 15 rounds): about 3 KB a file. A split bundle is kept only when it parses less than its
- * single file by more than this per extra file its import reads, once its chunks are joined (importJoin).
+ * single file by more than this per extra file its import reads.
  */
 export const FILE_COST_BYTES = 4 * 1024;
 
@@ -194,116 +191,6 @@ function buildAllSync(runs: BuildOptions[]): Metafile['outputs'][] {
   }
 }
 
-/** The name of the file that re-exports a joined bundle's chunks for the chunks its `import()` loads (see importJoin). */
-const JOINED_EXPORTS = 'joined-exports';
-
-/** A source map of a file that holds no source: a re-export of bindings from another file. */
-const EMPTY_SOURCE_MAP = JSON.stringify({ version: 3, sources: [], names: [], mappings: '' });
-
-/** Whether a module's code awaits at its top level: esbuild refuses to compile it for a target without top-level await. */
-function awaitsAtTopLevel(code: string): boolean {
-  try {
-    transformSync(code, { format: 'esm', supported: { 'top-level-await': false }, logLevel: 'silent' });
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** A split bundle's join (importJoin): the files its import reads after it, and the two steps around esbuild's run. */
-interface ImportJoin {
-  filesAtImport: number;
-  /** Moves the files joined aside and writes the module that re-exports them; answers the esbuild run. */
-  prepare: (logLevel: 'silent' | 'warning') => BuildOptions;
-  /** Writes the files the lazy chunks import by their old names, removes what was moved aside; answers the bundle. */
-  finish: (chunked: ModuleBundle, outputs: Metafile['outputs']) => ModuleBundle;
-}
-
-/**
- * A split bundle's import reads its entry and every chunk the entry imports, each a module of its own to read, compile
- * and link, where a whole bundle is one file: the read floor's four files imported at 1.34x the bare client, the same
- * code as two files at 1.31x (docs/decisions/performance.md, "Chunks joined"). So esbuild runs again over the first
- * run's files (chaining their source maps) and joins the chunks the entry imports into one. The entry stays a file of
- * its own: a write route's function awaits its write path at import, and the write path, importing the entry, would
- * wait for it forever. The chunks that `import()` loads are left as they are: each chunk name they import becomes a
- * file re-exporting the same bindings from the joined chunk, so they share its module instances. Nothing to join
- * (answers undefined) when the entry imports at most one chunk, when one of those chunks loads another with `import()`,
- * when a file loaded later imports the entry, or when one of the chunks awaits at its top level (only the entry may:
- * the handler factory's wait for the write path is the entry's, test/bundles.test.ts).
- */
-function importJoin(metafile: Metafile, entryOutput: string, external: string[]): ImportJoin | undefined {
-  const atImport = outputsReached(metafile, entryOutput, { lazy: false });
-  const chunks = atImport.slice(1);
-  if (chunks.length < 2) return undefined;
-  const lazy = outputsReached(metafile, entryOutput, { lazy: true }).filter((output) => !atImport.includes(output));
-  if (atImport.some((output) => metafile.outputs[output]!.imports.some((record) => record.kind === 'dynamic-import' && atImport.includes(record.path)))) return undefined;
-  if (lazy.some((output) => metafile.outputs[output]!.imports.some((record) => record.path === entryOutput))) return undefined;
-  // A chunk awaiting at import what is loaded later: joined, that file would wait for the joined chunk, which waits for it.
-  if (chunks.some((chunk) => awaitsAtTopLevel(readFileSync(chunk, 'utf8')))) return undefined;
-  // The chunks a lazily loaded file imports by name, each to be re-exported under that name.
-  const reimported = chunks.filter((chunk) => lazy.some((output) => metafile.outputs[output]!.imports.some((record) => record.path === chunk)));
-  const dir = dirname(resolve(entryOutput));
-  // Beside the bundle's directory, at the same depth, so the moved maps name their sources by the same relative paths.
-  const aside = `${dir}.joining`;
-  const entryName = basename(entryOutput, '.mjs');
-  // Each such chunk's bindings, named apart in the module re-exporting them all.
-  const reexported = reimported.map((chunk) => ({ file: basename(chunk), names: metafile.outputs[chunk]!.exports.map((name) => ({ name, as: `c${chunks.indexOf(chunk)}$${name}` })) }));
-  return {
-    // With no lazily loaded file importing them, the entry and its chunks are one file.
-    filesAtImport: reimported.length > 0 ? 2 : 1,
-    prepare: (logLevel) => {
-      rmSync(aside, { recursive: true, force: true });
-      mkdirSync(aside);
-      for (const output of atImport) for (const file of [basename(output), `${basename(output)}.map`]) renameSync(join(dir, file), join(aside, file));
-      const entryPoints: Record<string, string> = { [entryName]: join(aside, basename(entryOutput)) };
-      if (reimported.length > 0) {
-        const reexports = reexported.map(({ file, names }) => `export { ${names.map(({ name, as }) => `${name} as ${as}`).join(', ')} } from './${file}';`);
-        writeFileSync(join(aside, `${JOINED_EXPORTS}.mjs`), `${reexports.join('\n')}\n`);
-        entryPoints[JOINED_EXPORTS] = join(aside, `${JOINED_EXPORTS}.mjs`);
-      }
-      return {
-        entryPoints,
-        bundle: true,
-        // Two entries: the code both reach, every chunk the entry imported, is one chunk.
-        splitting: reimported.length > 0,
-        chunkNames: 'joined-[hash]',
-        platform: 'node',
-        target: 'node24',
-        format: 'esm',
-        minify: true,
-        sourcemap: true,
-        // The lazily loaded files, imported as the first run named them, stay where they are.
-        external: [...external, ...lazy.map((output) => `./${basename(output)}`)],
-        outdir: dir,
-        outExtension: { '.js': '.mjs' },
-        // The files' names as esbuild hashes them are relative to it: the same wherever the bundles are built.
-        absWorkingDir: aside,
-        metafile: true,
-        logLevel,
-      };
-    },
-    finish: (chunked, outputs) => {
-      for (const { file, names } of reexported) {
-        writeFileSync(join(dir, file), `export { ${names.map(({ name, as }) => `${as} as ${name}`).join(', ')} } from "./${JOINED_EXPORTS}.mjs";\n`);
-        writeFileSync(join(dir, `${file}.map`), EMPTY_SOURCE_MAP);
-      }
-      rmSync(aside, { recursive: true, force: true });
-      const joinedMetafile = { inputs: {}, outputs };
-      // The run's metafile names its outputs relative to its working directory.
-      const fileOf = (output: string) => relative(dir, resolve(aside, output));
-      const entry = Object.keys(outputs).find((output) => fileOf(output) === basename(entryOutput))!;
-      const joinedAtImport = outputsReached(joinedMetafile, entry, { lazy: false });
-      const written = Object.keys(outputs).filter((output) => output.endsWith('.mjs') && !joinedAtImport.includes(output));
-      return {
-        ...chunked,
-        files: [...joinedAtImport, ...written].map(fileOf).concat(reexported.map(({ file }) => file), lazy.map((output) => basename(output))),
-        importBytes: joinedAtImport.reduce((sum, output) => sum + outputs[output]!.bytes, 0),
-        exports: outputs[entry]!.exports,
-      };
-    },
-  };
-}
-
 /**
  * Bundles entry points (handler modules by default) as the stack deploys them, into `outdir`, and says what each
  * bundle's asset holds. One esbuild run bundles them all, one output per entry (`<outdir>/<name>.mjs`), each tree-shaken
@@ -311,9 +198,9 @@ function importJoin(metafile: Metafile, entryOutput: string, external: string[])
  * reaches more than LAZY_CHUNK_BYTES is then bundled again, alone, with splitting (`<outdir>/split/<name>/`), so that
  * code sits in chunk files parsed only when first loaded (the Encryption SDK at a function's first secret, the OpenAPI
  * document, Powertools Metrics in the authorizers), unless the chunks its import reads cost more than they save
- * (FILE_COST_BYTES), and the chunks its import reads are then joined into one (importJoin). Alone, because esbuild's splitting places whole source files in chunks by the entries that reach
- * them: in one run for every module, each function would parse what its sources hold for the others (40 to 190 KB
- * more each, measured).
+ * (FILE_COST_BYTES). Alone, because esbuild's splitting places whole source files in chunks by the entries that
+ * reach them: in one run for every module, each function would parse what its sources hold for the others (40 to 190
+ * KB more each, measured).
  */
 export function buildBundles(
   outdir: string,
@@ -322,7 +209,6 @@ export function buildBundles(
 ): Record<string, ModuleBundle> {
   const { metafile } = buildSync({ ...bundleOptions(entryPoints, outdir, { external, alias }), logLevel });
   const bundles: Record<string, ModuleBundle> = {};
-  const joins: { name: string; chunksJoined: ImportJoin }[] = [];
   const entryOutputOf = (name: string) => Object.keys(metafile.outputs).find((output) => resolve(output) === resolve(outdir, `${name}.mjs`))!;
   const lazyBytesOf = (name: string) => {
     const output = metafile.outputs[entryOutputOf(name)]!;
@@ -344,18 +230,13 @@ export function buildBundles(
     const splitEntry = Object.keys(split).find((file) => resolve(file) === resolve(splitDirOf(name), `${basename(name)}.mjs`))!;
     const splitMetafile = { inputs: {}, outputs: split };
     const chunked = moduleBundle(splitMetafile, splitEntry);
-    const chunksJoined = importJoin(splitMetafile, splitEntry, external);
-    const filesAtImport = chunksJoined?.filesAtImport ?? outputsReached(splitMetafile, splitEntry, { lazy: false }).length;
+    const filesAtImport = outputsReached(splitMetafile, splitEntry, { lazy: false }).length;
     const kept = chunked.importBytes + (filesAtImport - 1) * FILE_COST_BYTES < whole.importBytes ? chunked : whole;
     bundles[name] = kept;
     // The copy not deployed is removed, so nothing measures or runs it by mistake.
     if (kept === chunked) for (const file of [`${name}.mjs`, `${name}.mjs.map`]) rmSync(join(outdir, file), { force: true });
     else rmSync(splitDirOf(name), { recursive: true, force: true });
-    if (kept === chunked && chunksJoined) joins.push({ name, chunksJoined });
   }
-  // The joins run side by side too, each over its own bundle's files.
-  const joined = buildAllSync(joins.map(({ chunksJoined }) => chunksJoined.prepare(logLevel)));
-  joins.forEach(({ name, chunksJoined }, i) => (bundles[name] = chunksJoined.finish(bundles[name]!, joined[i]!)));
   return bundles;
 }
 

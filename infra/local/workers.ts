@@ -1,5 +1,5 @@
 import { WORKERS } from '../../functions/resources';
-import type { WorkerDefinition, WorkerTrigger } from '#shared/resource';
+import type { WorkerDefinition, WorkerTrigger } from '#shared/workers';
 import { loadFunction } from './handlers';
 
 /**

@@ -3,6 +3,7 @@ import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-response
 import { authorizerOf, type RouteDefinition } from '../routes/route';
 import { headerParameters, parameters } from './operation';
 import { envelopeRef, examplesObject, headerObjects, JSON_MEDIA_TYPE, SHARED_ERRORS, type Json } from './responses';
+import { prose } from '../prose';
 
 /**
  * The CORS preflight of a route with `preflight` (OPTIONS on its path), which its function answers behind the same
@@ -43,7 +44,11 @@ export function preflightOperation(route: RouteDefinition): Json {
   return {
     operationId: `${route.operationId}Preflight`,
     summary: `The CORS preflight of ${route.method} ${route.path}`,
-    description: `A browser asks before a page on another site sends \`${route.method} ${route.path}\` with JSON: answered 204, with the CORS headers when the page’s origin is allowed and it asks for ${route.method}, without them otherwise. The URL is asked as it is, token included, and the token is checked as on the ${route.method}.`,
+    description: prose`
+      A browser asks before a page on another site sends \`${route.method} ${route.path}\` with JSON: answered 204,
+      with the CORS headers when the page’s origin is allowed and it asks for ${route.method}, without them otherwise.
+      The URL is asked as it is, token included, and the token is checked as on the ${route.method}.
+    `,
     tags: [route.tag],
     security: [],
     parameters: [...pathAndQuery, ...headerParameters(asked)],

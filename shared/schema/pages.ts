@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { integerString } from './ids';
 import { BEFORE_LATEST_RULE, DATE_TIME, isBeforeLatestInstant, isCalendarDateIfParsed, isDateTimeText, LATEST_INSTANT } from './time';
+import { prose } from '../prose';
 
 export const PAGE_DEFAULT = 1;
 export const LIMIT_DEFAULT = 50;
@@ -21,10 +22,18 @@ export const UpdatedSince = v.pipe(
   // Declares the output type, so the OpenAPI document describes the parameter as a date-time.
   v.string(),
   v.isoTimestamp(),
-  v.description(
-    'Sync: only the records changed (created or updated) at or after this time, oldest change first, by `updatedAt`, once the change is 20 s old (so that no record’s change can commit behind a cursor already passed). Keep following `nextCursor` (with the same updatedSince): at the end it is where the next poll resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave the list; read their deletions from `GET /v1/events?type=<resource>.deleted&updatedSince=…`, a minute back, keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a moment after their change, later when the writer retries, so read them a minute back keeping each id once. Combined with another filter of the list it answers 400 (but `type` on events and `expand` on inquiries). ' +
-      BEFORE_LATEST_RULE,
-  ),
+  v.description(prose`
+    Sync: only the records changed (created or updated) at or after this time, oldest change first, by
+    \`updatedAt\`, once the change is 20 s old (so that no record’s change can commit behind a cursor already
+    passed). Keep following \`nextCursor\` (with the same updatedSince): at the end it is where the next poll
+    resumes, and a record changed again after you passed it comes again, in its latest state. Deleted records leave
+    the list; read their deletions from \`GET /v1/events?type=<resource>.deleted&updatedSince=…\`, a minute back,
+    keeping each event id once. Events, audit entries and webhook delivery attempts never change: for them it is
+    their occurredAt / at / attemptedAt, answered once 20 s old as well; events and audit entries are written a
+    moment after their change, later when the writer retries, so read them a minute back keeping each id once.
+    Combined with another filter of the list it answers 400 (but \`type\` on events and \`expand\` on
+    inquiries). ${BEFORE_LATEST_RULE}
+  `),
 );
 
 export const PageQuery = v.object({

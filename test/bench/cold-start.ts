@@ -71,7 +71,7 @@ const POWERTOOLS_MODULES = ['@aws-lambda-powertools/logger', '@aws-lambda-powert
 
 /**
  * The bytes a write route's function reads at import besides its bundle's import: its write path chunk
- * (shared/http/write-path.ts) and what that imports, the files re-exporting the joined chunk's bindings included.
+ * (shared/http/write-path.ts) and what that imports.
  */
 function writePathBytes(bundle: ModuleBundle): number {
   const atImport = readWith(bundle.dir, bundle.files[0]!);
