@@ -15,7 +15,8 @@ if (mutate.length === 0) {
   process.exit(2);
 }
 
-process.env.MUTATE_PRELOAD = testFiles.length > 0 ? mutate.join(',') : '';
+// A file named with a line range (`store.ts:150-160`, as Stryker takes it) is loaded whole.
+process.env.MUTATE_PRELOAD = testFiles.length > 0 ? mutate.map((file) => file.replace(/:[0-9].*$/, '')).join(',') : '';
 const results = await new Stryker({
   mutate,
   testFiles,
