@@ -7,6 +7,7 @@ import config from '../vitest.config';
 const ROOT_INSTALL_LIMIT = 700;
 
 interface LockEntry {
+  hasInstallScript?: boolean;
   os?: string[];
   cpu?: string[];
   libc?: string[];
@@ -42,6 +43,16 @@ describe('the root install (npm ci), what a user of the API installs', () => {
     for (const folder of [...TOOLING_FOLDERS, 'test/mutation']) {
       expect(existsSync(`${folder}/package-lock.json`), folder).toBe(true);
       expect(Object.keys(lockOf('.').packages).filter((path) => path.startsWith(`${folder}/`))).toEqual([]);
+    }
+  });
+
+  // As the root's package.json does (test/readme.test.ts), so that `npm run integrations:install` warns about none either.
+  it('declines, in each folder of its own, every install script its lockfile has', () => {
+    for (const folder of [...TOOLING_FOLDERS, 'test/mutation']) {
+      const { allowScripts = {} } = JSON.parse(readFileSync(`${folder}/package.json`, 'utf8')) as { allowScripts?: Record<string, boolean> };
+      const withScripts = Object.entries(lockOf(folder).packages).flatMap(([path, entry]) => (entry.hasInstallScript ? [path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)] : []));
+      expect(Object.keys(allowScripts).sort(), folder).toEqual([...new Set(withScripts)].sort());
+      expect(Object.values(allowScripts).every((allowed) => allowed === false), folder).toBe(true);
     }
   });
 
