@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { needsInstall, TOOLING_FOLDERS } from './infra/local/install-tooling.ts';
 
 /**
  * The files that took longest in a fresh-clone CI run (`.ci/run`), longest first. Vitest starts the files that took
@@ -34,6 +35,11 @@ class SlowestFirst extends BaseSequencer {
     return [...sorted].sort((a, b) => rank(a) - rank(b));
   }
 }
+
+// The integrations' tests need their folders' own installs, which `npm test` makes first: a run without them says so once
+// (their tests then fail on the missing packages).
+const notInstalled = TOOLING_FOLDERS.filter(needsInstall);
+if (notInstalled.length > 0) console.warn(`Not installed: ${notInstalled.join(', ')}; their tests fail until \`npm run integrations:install\`.`);
 
 export default defineConfig({
   test: {

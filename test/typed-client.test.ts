@@ -34,7 +34,7 @@ describe('a client generated from docs/openapi.json (openapi-typescript + openap
 
   it('has its types generated from the committed document (run npm run client:types)', () => {
     expect(() =>
-      execFileSync('npm', ['run', '--silent', 'types', '--workspace', 'examples/client', '--', '--check'], { stdio: 'pipe', encoding: 'utf8' }),
+      execFileSync('npm', ['run', '--silent', 'types', '--prefix', 'examples/client', '--', '--check'], { stdio: 'pipe', encoding: 'utf8' }),
     ).not.toThrow();
   });
 });

@@ -28,7 +28,7 @@ const results = await new Stryker({
   vitest: { configFile: 'vitest.config.ts', related: testFiles.length === 0 },
   coverageAnalysis: 'perTest',
   concurrency: 1,
-  plugins: ['@stryker-mutator/vitest-runner', new URL('./support/mutation-messages.ts', import.meta.url).pathname],
+  plugins: ['@stryker-mutator/vitest-runner', new URL('./messages.ts', import.meta.url).pathname],
   ignorers: ['error-messages'],
   // Stryker rewrites the tsconfig through TypeScript's JS API, which TypeScript 7 no longer has: a name that does not
   // exist turns the rewrite off. Vitest strips the types itself, so nothing reads it.
