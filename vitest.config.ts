@@ -45,8 +45,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'functions/**/*.test.ts', 'integrations/zapier/**/*.test.ts', 'integrations/n8n/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    // A mutation run (test/mutate.ts) also loads the mutated files before the first test: see mutation-preload.ts.
-    setupFiles: ['test/support/table-per-file.ts', ...(process.env.MUTATE_PRELOAD ? ['test/support/mutation-preload.ts'] : [])],
+    // A mutation run (test/mutation/mutate.ts) also loads the mutated files before the first test: see preload.ts there.
+    setupFiles: ['test/support/table-per-file.ts', ...(process.env.MUTATE_PRELOAD ? ['test/mutation/preload.ts'] : [])],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Each file has its own table in its worker's own DynamoDB Local (test/support/global-setup.ts), so files run in

@@ -34,7 +34,7 @@ const results = await new Stryker({
   // exist turns the rewrite off. Vitest strips the types itself, so nothing reads it.
   tsconfigFile: 'tsconfig.mutate-none.json',
   // Mutants that run only while a module loads are run against every test named (the mutated files are loaded before
-  // the first test, test/support/mutation-preload.ts): tested by the first test that happened to load them, they would
+  // the first test, test/mutation/preload.ts): tested by the first test that happened to load them, they would
   // survive every other. Without test files named that would be nearly the whole suite for each: left out then.
   ignoreStatic: testFiles.length === 0,
   // What runs write while a mutation run copies the project (another test run's bundles, a synth, earlier reports),
