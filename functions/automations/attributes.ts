@@ -6,7 +6,7 @@ import { organizationPartition as org } from '#shared/store/keys';
 import { LeadStatus } from '../leads/attributes';
 import { WebhookUrl } from '../webhooks/schema';
 import { DEFAULT_QUIET_HOURS, LIMITS, STEP_TYPES, STOP_CONDITIONS, TRIGGER_NAMES, TRIGGERS, type QuietHours, type TriggerName } from './catalog';
-import { DURATION, durationMs } from './durations';
+import { DURATION, durationMs } from './steps/durations';
 
 const list = (values: readonly string[]) => values.join(', ');
 

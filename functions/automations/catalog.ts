@@ -1,7 +1,7 @@
 /**
  * What an automation can be made of, as data: its triggers (each from an event the service already records), its step
- * types, what stops a run, and the limits. The schemas (./schema.ts), the runner (./runner.ts), the triggers
- * (./triggers.ts) and the document read these; nothing here reads the table.
+ * types, what stops a run, and the limits. The schemas (./schema.ts), the runner (./engine/runner.ts), the triggers
+ * (./triggers/conditions.ts) and the document read these; nothing here reads the table.
  */
 import { INQUIRY_SOURCES } from '../inquiries/kinds';
 import { LEAD_STATUSES } from '../leads/attributes';
@@ -31,7 +31,7 @@ export type TriggerRecord = 'inquiry' | 'lead' | 'appointment';
 
 export interface TriggerDefinition {
   description: string;
-  /** The event type it starts from (before its own condition, ./triggers.ts). */
+  /** The event type it starts from (before its own condition, ./triggers/conditions.ts). */
   from: string;
   /** Fields a filter may name, each with the values it may take (undefined: any string). */
   filter: Readonly<Record<string, readonly string[] | undefined>>;

@@ -12,7 +12,7 @@ import type { StoredAutomation } from './entity';
 import { recipeOf } from './recipes';
 import type { Automation, AutomationChanges, CreateAutomationBody } from './schema';
 import { deleteAutomation, getAutomation, insertAutomation, memberReach, writeAutomationVersion } from './store';
-import { templateFaults } from './templates';
+import { templateFaults } from './steps/templates';
 
 export const AUTOMATION_NOT_FOUND = 'Automation not found';
 const notFound = () => new NotFoundError(AUTOMATION_NOT_FOUND);

@@ -1,16 +1,16 @@
 import { clock } from '#shared/clock';
-import type { Step } from './attributes';
-import { LIMITS } from './catalog';
+import type { Step } from '../attributes';
+import { LIMITS } from '../catalog';
 import { afterEffect, automationEngine, type AdvanceMessage } from './engine';
-import { runEffect, RUN_MOVED, type EffectOutcome } from './effects';
-import { quietUntil } from './quiet-hours';
-import { isEnded, type RunStep } from './run-attributes';
-import { anchorAt, readRunContext, templateValues, type RunContext } from './run-context';
-import type { RunState } from './run-entity';
-import { claimStep, endRun, leadRepliedSince, moveRun, readRunState, releaseStep } from './run-store';
-import { isLate, waitDue } from './step-times';
-import { readAutomationDefinition } from './store';
-import { renderTemplate } from './templates';
+import { runEffect, RUN_MOVED, type EffectOutcome } from '../steps/effects';
+import { quietUntil } from '../steps/quiet-hours';
+import { isEnded, type RunStep } from '../runs/attributes';
+import { anchorAt, readRunContext, templateValues, type RunContext } from '../runs/context';
+import type { RunState } from '../runs/entity';
+import { claimStep, endRun, leadRepliedSince, moveRun, readRunState, releaseStep } from '../runs/store';
+import { isLate, waitDue } from '../steps/times';
+import { readAutomationDefinition } from '../store';
+import { renderTemplate } from '../steps/templates';
 
 /** How long a delivery holds a step it claimed: past it, another delivery takes the step over (the first crashed). */
 export const STEP_LEASE_MS = 120_000;

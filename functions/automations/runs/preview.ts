@@ -1,16 +1,16 @@
 import { clock } from '#shared/clock';
 import { NotFoundError } from '#shared/errors';
-import { getLead } from '../leads/read';
-import { getMember } from '../organization/member-store';
-import type { Step } from './attributes';
-import { LIMITS } from './catalog';
-import { quietUntil } from './quiet-hours';
-import { anchorAt, readRunContext, templateValues, type RunContext } from './run-context';
-import { enrolledAppointment } from './run-start';
-import type { EnrolBody, PreviewStep } from './run-schema';
-import { isLate, waitDue } from './step-times';
-import { readAutomationDefinition } from './store';
-import { renderTemplate } from './templates';
+import { getLead } from '../../leads/read';
+import { getMember } from '../../organization/member-store';
+import type { Step } from '../attributes';
+import { LIMITS } from '../catalog';
+import { quietUntil } from '../steps/quiet-hours';
+import { anchorAt, readRunContext, templateValues, type RunContext } from './context';
+import { enrolledAppointment } from './start';
+import type { EnrolBody, PreviewStep } from './schema';
+import { isLate, waitDue } from '../steps/times';
+import { readAutomationDefinition } from '../store';
+import { renderTemplate } from '../steps/templates';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,5 +1,5 @@
-import type { Step } from './attributes';
-import type { AutomationDefinition } from './catalog';
+import type { Step } from '../attributes';
+import type { AutomationDefinition } from '../catalog';
 import { durationMs } from './durations';
 
 /** An anchor's instant (ms), when the run's record has it. */

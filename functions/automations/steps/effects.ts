@@ -2,18 +2,18 @@ import { clock } from '#shared/clock';
 import { NotFoundError } from '#shared/errors';
 import { insertIfAbsent, type TransactWrite } from '#shared/store/transact';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { addLeadActivity, updateLead } from '../leads/rules';
-import { getMember } from '../organization/member-store';
-import { notifyMember, sendAutomatedSms, type AutomatedSmsOutcome } from '../sms/automated';
-import { postSigned } from '../webhooks/post';
-import type { Step } from './attributes';
-import type { AutomationDefinition } from './catalog';
+import { addLeadActivity, updateLead } from '../../leads/rules';
+import { getMember } from '../../organization/member-store';
+import { notifyMember, sendAutomatedSms, type AutomatedSmsOutcome } from '../../sms/automated';
+import { postSigned } from '../../webhooks/post';
+import type { Step } from '../attributes';
+import type { AutomationDefinition } from '../catalog';
 import { DAILY_CAP_REACHED, dailyCapWrite, memberCapWrite } from './cap';
 import { derivedId } from '#shared/ids';
-import { runKeys, type RunState } from './run-entity';
-import type { RunStep } from './run-attributes';
-import { runStillAtCheck } from './run-store';
-import { templateValues, type RunContext } from './run-context';
+import { runKeys, type RunState } from '../runs/entity';
+import type { RunStep } from '../runs/attributes';
+import { runStillAtCheck } from '../runs/store';
+import { templateValues, type RunContext } from '../runs/context';
 import { renderTemplate } from './templates';
 
 /** What a step's effect did: the step's end and result, and, when it ends the run, how; or a time to try again. */

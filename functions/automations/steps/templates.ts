@@ -1,4 +1,4 @@
-import { COMMON_VARIABLES, NULLABLE_VARIABLES, TRIGGERS, type StepType, type TriggerName } from './catalog';
+import { COMMON_VARIABLES, NULLABLE_VARIABLES, TRIGGERS, type StepType, type TriggerName } from '../catalog';
 
 /**
  * Message templates: text with `{{ variable }}` or `{{ variable | fallback }}` placeholders. A create or PATCH checks

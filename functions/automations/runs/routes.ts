@@ -1,8 +1,8 @@
 import type { RouteDefinition } from '#shared/routes/route';
 import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
-import { automationStepSender } from './capability';
-import { automationRun } from './run-examples';
-import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './run-schema';
+import { automationStepSender } from '../engine/capability';
+import { automationRun } from './examples';
+import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './schema';
 
 const TAG = 'Automations';
 const ENROL_EXAMPLE = { leadId: automationRun.leadId };
