@@ -1,5 +1,5 @@
 import { clock } from '#shared/clock';
-import type { Step } from '../attributes';
+import { unhandledStep, type Step } from '../steps/schema';
 import { LIMITS } from '../catalog';
 import { afterEffect, automationEngine, type AdvanceMessage } from './engine';
 import { runEffect, RUN_MOVED, type EffectOutcome } from '../steps/effects';
@@ -69,14 +69,27 @@ async function runStep(context: RunContext, run: RunState, index: number, nowMs:
   const step = context.definition.steps[index]!;
   // A step after another is due when it is reached; a wait's own due time replaces that.
   const current = { ...run.steps[index]!, dueAt: run.steps[index]!.dueAt ?? iso(nowMs) };
-  if (step.type === 'wait') return waitStep(context, step, current, nowMs);
-  const body = step.type === 'send_sms' ? renderTemplate(step.template, templateValues(context)) : '';
-  if (step.type === 'send_sms') {
-    const checked = smsCheck(context, index, body, current, nowMs);
-    if (checked) return checked;
-    if (context.definition.stopWhen.includes('lead.replied') && (await leadRepliedSince(run.organizationId, run.leadId, run.triggeredAt))) {
-      return { kind: 'end', status: 'STOPPED', reason: 'lead.replied', step: current };
+  let body = '';
+  switch (step.type) {
+    case 'wait':
+      return waitStep(context, step, current, nowMs);
+    case 'send_sms': {
+      body = renderTemplate(step.template, templateValues(context));
+      const checked = smsCheck(context, index, body, current, nowMs);
+      if (checked) return checked;
+      if (context.definition.stopWhen.includes('lead.replied') && (await leadRepliedSince(run.organizationId, run.leadId, run.triggeredAt))) {
+        return { kind: 'end', status: 'STOPPED', reason: 'lead.replied', step: current };
+      }
+      break;
     }
+    // Nothing to check before these are claimed.
+    case 'notify_member':
+    case 'set_lead_status':
+    case 'add_note':
+    case 'webhook':
+      break;
+    default:
+      return unhandledStep(step);
   }
   if (!(await claimStep(run, index, run.wake, nowMs, STEP_LEASE_MS))) return { kind: 'gone' };
   // The first claim's time stays the step's: an SMS's id is made from it, so a delivery after a crash finds the same message.

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Timestamp } from '#shared/schema';
 import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
 import { organizationPartition as org } from '#shared/store/keys';
-import { STEP_TYPES } from '../catalog';
+import { STEP_TYPES } from '../steps/schema';
 
 export const RUN_STATUSES = ['WAITING', 'RUNNING', 'COMPLETED', 'STOPPED', 'FAILED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

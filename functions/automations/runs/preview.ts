@@ -2,7 +2,7 @@ import { clock } from '#shared/clock';
 import { NotFoundError } from '#shared/errors';
 import { getLead } from '../../leads/read';
 import { getMember } from '../../organization/member-store';
-import type { Step } from '../attributes';
+import { unhandledStep, type Step } from '../steps/schema';
 import { LIMITS } from '../catalog';
 import { quietUntil } from '../steps/quiet-hours';
 import { anchorAt, readRunContext, templateValues, type RunContext } from './context';
@@ -24,26 +24,34 @@ function smsOf(to: string | null, body: string): Pick<PreviewStep, 'sms' | 'fail
 async function previewStep(context: RunContext, step: Step, index: number, atMs: number): Promise<{ shown: PreviewStep; atMs: number }> {
   const base = { index, type: step.type, dueAt: iso(atMs) };
   const anchorOf = (anchor: string) => anchorAt(context, anchor);
-  if (step.type === 'wait') {
-    const due = waitDue(step, atMs, anchorOf);
-    if (due === undefined) return { shown: { ...base, dueAt: null, skipped: 'no anchor' }, atMs };
-    if (due <= atMs) return { shown: { ...base, dueAt: iso(due), skipped: 'time passed' }, atMs };
-    return { shown: { ...base, dueAt: iso(due) }, atMs: due };
+  switch (step.type) {
+    case 'wait': {
+      const due = waitDue(step, atMs, anchorOf);
+      if (due === undefined) return { shown: { ...base, dueAt: null, skipped: 'no anchor' }, atMs };
+      if (due <= atMs) return { shown: { ...base, dueAt: iso(due), skipped: 'time passed' }, atMs };
+      return { shown: { ...base, dueAt: iso(due) }, atMs: due };
+    }
+    case 'send_sms': {
+      if (isLate(context.definition, index, atMs, anchorOf)) return { shown: { ...base, skipped: 'late' }, atMs };
+      const allowedAt = quietUntil(context.definition.quietHours, context.organization, atMs);
+      const dueAt = typeof allowedAt === 'number' ? allowedAt : atMs;
+      const deferred = typeof allowedAt === 'number' ? { deferredBy: 'QUIET_HOURS' as const } : {};
+      const body = renderTemplate(step.template, templateValues(context));
+      return { shown: { ...base, dueAt: iso(dueAt), ...deferred, ...smsOf(context.lead?.phone ?? null, body) }, atMs: dueAt };
+    }
+    case 'notify_member': {
+      const member = await getMember(context.organizationId, step.memberId);
+      const body = renderTemplate(step.template, templateValues(context, { firstName: member?.firstName ?? null }));
+      return { shown: { ...base, ...smsOf((member as { phone?: string | null } | undefined)?.phone ?? null, body) }, atMs };
+    }
+    // What these write is shown by nothing but their place in the run.
+    case 'set_lead_status':
+    case 'add_note':
+    case 'webhook':
+      return { shown: base, atMs };
+    default:
+      return unhandledStep(step);
   }
-  if (step.type === 'send_sms') {
-    if (isLate(context.definition, index, atMs, anchorOf)) return { shown: { ...base, skipped: 'late' }, atMs };
-    const allowedAt = quietUntil(context.definition.quietHours, context.organization, atMs);
-    const dueAt = typeof allowedAt === 'number' ? allowedAt : atMs;
-    const deferred = typeof allowedAt === 'number' ? { deferredBy: 'QUIET_HOURS' as const } : {};
-    const body = renderTemplate(step.template, templateValues(context));
-    return { shown: { ...base, dueAt: iso(dueAt), ...deferred, ...smsOf(context.lead?.phone ?? null, body) }, atMs: dueAt };
-  }
-  if (step.type === 'notify_member') {
-    const member = await getMember(context.organizationId, step.memberId);
-    const body = renderTemplate(step.template, templateValues(context, { firstName: member?.firstName ?? null }));
-    return { shown: { ...base, ...smsOf((member as { phone?: string | null } | undefined)?.phone ?? null, body) }, atMs };
-  }
-  return { shown: base, atMs };
 }
 
 /** Every step of the automation's current version rendered for this lead as if enrolled now; nothing is sent or written. */

@@ -6,7 +6,7 @@ import { addLeadActivity, updateLead } from '../../leads/rules';
 import { getMember } from '../../organization/member-store';
 import { notifyMember, sendAutomatedSms, type AutomatedSmsOutcome } from '../../sms/automated';
 import { postSigned } from '../../webhooks/post';
-import type { Step } from '../attributes';
+import { unhandledStep, type Step } from './schema';
 import type { AutomationDefinition } from '../catalog';
 import { DAILY_CAP_REACHED, dailyCapWrite, memberCapWrite } from './cap';
 import { derivedId } from '#shared/ids';
@@ -140,5 +140,7 @@ export async function runEffect(claimed: ClaimedStep, step: Exclude<Step, { type
       return onceForStep(claimed, (also) => addLeadActivity(context.organizationId, run.leadId, { event: 'NOTE', data: renderTemplate(step.template, templateValues(context)) }, also));
     case 'webhook':
       return webhookStep(claimed, step, previous);
+    default:
+      return unhandledStep(step);
   }
 }

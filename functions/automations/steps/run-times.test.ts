@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Step } from '../attributes';
+import type { Step } from './schema';
 import { DEFAULT_QUIET_HOURS } from '../catalog';
 import { quietUntil } from './quiet-hours';
 import { anchorBefore, isLate, waitDue } from './times';

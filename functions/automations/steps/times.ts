@@ -1,4 +1,4 @@
-import type { Step } from '../attributes';
+import type { Step } from './schema';
 import type { AutomationDefinition } from '../catalog';
 import { durationMs } from './durations';
 
