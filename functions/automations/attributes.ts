@@ -76,7 +76,12 @@ export const QuietHoursRule = v.pipe(
     v.check((hours) => hours.allowedFrom < hours.allowedUntil, 'allowedUntil must be after allowedFrom'),
     ['allowedUntil'],
   ),
-  v.description('SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute.'),
+  v.description(
+    'SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end ' +
+    'of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in ' +
+    'lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` ' +
+    'is true; a step due outside them waits for the next allowed minute.',
+  ),
 );
 
 const StopWhen = v.pipe(
