@@ -1,5 +1,5 @@
 import { clock } from '#shared/clock';
-import { unhandledStep, type Step } from '../steps/schema';
+import { unhandledStep, type StepOf } from '../steps/schema';
 import { LIMITS } from '../catalog';
 import { afterEffect, automationEngine, type AdvanceMessage } from './engine';
 import { runEffect, RUN_MOVED, type EffectOutcome } from '../steps/effects';
@@ -22,7 +22,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const finished = (step: RunStep, status: RunStep['status'], nowMs: number, result: RunStep['result'] = {}): RunStep => ({ ...step, status, at: step.at ?? iso(nowMs), result: { ...step.result, ...result } });
 
 /** A wait: over when its own schedule woke the run; else due later (scheduled), or past already (skipped). */
-function waitStep(context: RunContext, step: Extract<Step, { type: 'wait' }>, current: RunStep, nowMs: number): StepOutcome {
+function waitStep(context: RunContext, step: StepOf<'wait'>, current: RunStep, nowMs: number): StepOutcome {
   if (current.status === 'WAITING') return { kind: 'next', step: finished(current, 'DONE', nowMs) };
   const due = waitDue(step, nowMs, (anchor) => anchorAt(context, anchor));
   if (due === undefined) return { kind: 'next', step: finished(current, 'SKIPPED', nowMs, { reason: 'no anchor' }) };

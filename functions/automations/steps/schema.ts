@@ -1,6 +1,6 @@
 /**
  * The step kinds: each one valibot schema, and nothing else declares a kind. The list of kinds, their type and the
- * run's picklists derive from `STEP_SCHEMAS`; every place that does something different per kind is a `switch` ending in
+ * runs' picklists derive from `STEP_SCHEMAS`; every place that does something different per kind is a `switch` ending in
  * `unhandledStep`, so a kind added here fails to compile until each of them handles it (docs/automations.md, "Adding
  * a step kind", names them).
  */
