@@ -10,7 +10,7 @@ import { needsInstall, TOOLING_FOLDERS } from './infra/local/install-tooling.ts'
  * follow in Vitest's own order.
  */
 const SLOWEST_FIRST = [
-  'functions/automations/automation-runs.test.ts',
+  'functions/automations/runs/automation-runs.test.ts',
   'functions/reports/reports-rebuild.test.ts',
   'functions/automations/automation-recipes.test.ts',
   'functions/webhooks/webhooks.test.ts',

@@ -1,8 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { STEP_BATCH } from '../functions/automations/channels';
-import { automationQueueNames } from '../functions/automations/capability';
+import { STEP_BATCH } from '../functions/automations/engine/channels';
+import { automationQueueNames } from '../functions/automations/engine/capability';
 import { ApiStack } from '../infra/cdk/api-stack';
 import { EventsStack } from '../infra/cdk/events-stack';
 import { routes } from '../functions/resources';

@@ -173,7 +173,7 @@ describe('the bundled functions', () => {
 
   it('parses at import none of the automations’ run starts, stops and previews: only the routes that enrol, cancel or preview load them, at their first request', () => {
     const automations = bundles['automations/handlers']!;
-    for (const source of ['functions/automations/run-start.ts', 'functions/automations/run-stops.ts', 'functions/automations/preview.ts', 'functions/automations/run-context.ts']) {
+    for (const source of ['functions/automations/runs/start.ts', 'functions/automations/runs/stops.ts', 'functions/automations/runs/preview.ts', 'functions/automations/runs/context.ts']) {
       expect(Object.keys(automations.inputs), source).toContain(source);
       expect(Object.keys(automations.importInputs), source).not.toContain(source);
     }
@@ -271,7 +271,7 @@ describe('the bundled functions', () => {
 
   it('loads the SQS client at the first message sent, the automation steps’ and the webhook deliveries’ queues alike', () => {
     const sqs = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes('node_modules/@aws-sdk/client-sqs/'));
-    const withEngine = FUNCTION_MODULES.filter((module) => Object.hasOwn(bundles[module]!.inputs, 'functions/automations/engine.ts'));
+    const withEngine = FUNCTION_MODULES.filter((module) => Object.hasOwn(bundles[module]!.inputs, 'functions/automations/engine/engine.ts'));
     expect(withEngine).toEqual(['automations/handlers', 'automations/runner-handler', 'stream/record']);
     const withSqs = FUNCTION_MODULES.filter((module) => sqs(bundles[module]!.inputs).length > 0);
     // Each that reaches the engine queues steps with it (shared/aws/sqs.ts); the webhook deliverer and routes send their
@@ -285,13 +285,13 @@ describe('the bundled functions', () => {
     // Every resource's change mappings the consumer reads (its events and audited records), each a chunk of its own.
     const mappings = resources.filter((resource) => entitiesOfChanges(resource).length > 0).map((resource) => `functions/${resource.name}/changes.ts`);
     expect(mappings).toContain('functions/leads/changes.ts');
-    const lazy = ['functions/automations/run-start.ts', 'functions/automations/cap.ts', ...mappings];
+    const lazy = ['functions/automations/runs/start.ts', 'functions/automations/steps/cap.ts', ...mappings];
     for (const source of lazy) {
       expect(Object.keys(consumer.inputs), source).toContain(source);
       expect(Object.keys(consumer.importInputs), source).not.toContain(source);
     }
     // What every record is read with stays at import.
-    expect(Object.keys(consumer.importInputs)).toEqual(expect.arrayContaining(['functions/automations/on-events.ts', 'functions/events/derive.ts', 'functions/audit-log/store.ts']));
+    expect(Object.keys(consumer.importInputs)).toEqual(expect.arrayContaining(['functions/automations/triggers/on-events.ts', 'functions/events/derive.ts', 'functions/audit-log/store.ts']));
   });
 
   it('records a lead’s status change as deployed: the stream consumer loads the lead’s change mappings and the run stops from its chunks', async () => {

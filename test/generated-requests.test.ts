@@ -3,7 +3,7 @@ import { isolationIds as oauthGrantOf } from '../functions/oauth/isolation';
 import { describe, expect, it } from 'vitest';
 import { buildDocument } from '../functions/meta/document';
 import { LIMITS } from '../functions/automations/catalog';
-import { durationMs } from '../functions/automations/durations';
+import { durationMs } from '../functions/automations/steps/durations';
 import { eventIdOf } from '../functions/events/ids';
 import { recordEvents } from '../functions/events/store';
 import { routes } from '../functions/resources';

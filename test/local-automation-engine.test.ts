@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock, ManualClock } from '#shared/clock';
-import type { StepMessage } from '../functions/automations/engine';
-import { STEP_BATCH, automationSteps } from '../functions/automations/channels';
-import { localAutomationEngine } from '../functions/automations/local-engine';
+import type { StepMessage } from '../functions/automations/engine/engine';
+import { STEP_BATCH, automationSteps } from '../functions/automations/engine/channels';
+import { localAutomationEngine } from '../functions/automations/engine/local-engine';
 import { createLocalQueue, type LocalQueue } from '../infra/local/queue';
 import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
 import { useTestApi } from './support/api';

@@ -1,11 +1,11 @@
 /**
- * What an automation can be made of, as data: its triggers (each from an event the service already records), its step
- * types, what stops a run, and the limits. The schemas (./schema.ts), the runner (./runner.ts), the triggers
- * (./triggers.ts) and the document read these; nothing here reads the table.
+ * What an automation can be made of, as data: its triggers (each from an event the service already records), what
+ * stops a run, and the limits (the step kinds are ./steps/schema.ts). The schemas (./schema.ts), the runner (./engine/runner.ts), the triggers
+ * (./triggers/conditions.ts) and the document read these; nothing here reads the table.
  */
 import { INQUIRY_SOURCES } from '../inquiries/kinds';
 import { LEAD_STATUSES } from '../leads/attributes';
-import type { Step } from './attributes';
+import type { Step } from './steps/schema';
 
 export const LIMITS = {
   steps: 20,
@@ -31,7 +31,7 @@ export type TriggerRecord = 'inquiry' | 'lead' | 'appointment';
 
 export interface TriggerDefinition {
   description: string;
-  /** The event type it starts from (before its own condition, ./triggers.ts). */
+  /** The event type it starts from (before its own condition, ./triggers/conditions.ts). */
   from: string;
   /** Fields a filter may name, each with the values it may take (undefined: any string). */
   filter: Readonly<Record<string, readonly string[] | undefined>>;
@@ -65,9 +65,6 @@ export const TRIGGER_NAMES = Object.keys(TRIGGERS) as TriggerName[];
 export const COMMON_VARIABLES = ['lead.firstName', 'lead.lastName', 'lead.phone', 'lead.email', 'organization.name'] as const;
 /** Variables that can be empty for some records, so a template must give them a fallback. */
 export const NULLABLE_VARIABLES: readonly string[] = ['lead.firstName', 'lead.lastName', 'lead.email', 'service.name', 'member.firstName', 'appointment.title'];
-
-export const STEP_TYPES = ['wait', 'send_sms', 'notify_member', 'set_lead_status', 'add_note', 'webhook'] as const;
-export type StepType = (typeof STEP_TYPES)[number];
 
 /** What stops a run; `lead.opted_out` applies to SMS steps whether listed or not, and a deleted lead stops every run. */
 export const STOP_CONDITIONS = ['lead.replied', 'appointment.cancelled', 'lead.status_changed', 'lead.opted_out'] as const;

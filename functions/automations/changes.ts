@@ -1,6 +1,6 @@
 import { lifecycleEvents, type ResourceChanges } from '#shared/resource';
 import { automationAudit, fromAutomationItem } from './entity';
-import { runChanges } from './run-changes';
+import { runChanges } from './runs/changes';
 
 /** What the stream consumer reads of this resource, apart from its routes (functions/resource-changes.ts): its events and the records the audit log attributes. */
 export const changes: ResourceChanges = {

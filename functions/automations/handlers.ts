@@ -30,4 +30,4 @@ export const deleteAutomationHandler = apiHandler(routes.deleteAutomation, async
 
 export const listAutomationTemplatesHandler = apiHandler(routes.listAutomationTemplates, async () => templatesAnswered());
 
-export * from './run-handlers';
+export * from './runs/handlers';

@@ -1,4 +1,4 @@
-import type { Step } from './attributes';
+import type { Step } from './steps/schema';
 import type { QuietHours, StopCondition, TriggerName } from './catalog';
 
 /** What a recipe sets up: the fields of a create, which `fromTemplate` starts from and the request's own fields replace. */

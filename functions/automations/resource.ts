@@ -1,14 +1,14 @@
 import { defineResource, namedComponents } from '#shared/resource';
 import { changes } from './changes';
-import { automationChannels, automationWorkers } from './channels';
+import { automationChannels, automationWorkers } from './engine/channels';
 import { automationKeys, automationKeySamples } from './entity';
 import * as examples from './examples';
 import { automationRoutes } from './routes';
-import { runRoutes } from './run-routes';
+import { runRoutes } from './runs/routes';
 import { Automation } from './schema';
-import { runKeys, runKeySamples } from './run-entity';
-import * as runExamples from './run-examples';
-import { Run } from './run-schema';
+import { runKeys, runKeySamples } from './runs/entity';
+import * as runExamples from './runs/examples';
+import { Run } from './runs/schema';
 
 export const automations = defineResource({
   name: 'automations',

@@ -10,9 +10,10 @@ import { automationEntity } from './attributes';
 import { TRIGGERS } from './catalog';
 import type { StoredAutomation } from './entity';
 import { recipeOf } from './recipes';
+import { unhandledStep } from './steps/schema';
 import type { Automation, AutomationChanges, CreateAutomationBody } from './schema';
 import { deleteAutomation, getAutomation, insertAutomation, memberReach, writeAutomationVersion } from './store';
-import { templateFaults } from './templates';
+import { templateFaults } from './steps/templates';
 
 export const AUTOMATION_NOT_FOUND = 'Automation not found';
 const notFound = () => new NotFoundError(AUTOMATION_NOT_FOUND);
@@ -25,11 +26,20 @@ type Fields = Pick<Automation, 'name' | 'isEnabled' | 'trigger' | 'steps' | 'sto
 function stepFaults({ trigger, steps }: Pick<Fields, 'trigger' | 'steps'>): ErrorDetail[] {
   const { anchors } = TRIGGERS[trigger.event];
   return steps.flatMap((step, i): ErrorDetail[] => {
-    if (step.type === 'wait' && step.before !== undefined && !(anchors as readonly string[]).includes(step.before)) {
-      return [{ path: `steps.${i}.before`, message: `the ${trigger.event} trigger has no ${step.before} to count back from` }];
+    switch (step.type) {
+      case 'wait':
+        if (step.before === undefined || (anchors as readonly string[]).includes(step.before)) return [];
+        return [{ path: `steps.${i}.before`, message: `the ${trigger.event} trigger has no ${step.before} to count back from` }];
+      case 'send_sms':
+      case 'notify_member':
+      case 'add_note':
+        return templateFaults(step.template, trigger.event, step.type).map((message) => ({ path: `steps.${i}.template`, message }));
+      case 'set_lead_status':
+      case 'webhook':
+        return [];
+      default:
+        return unhandledStep(step);
     }
-    if (!('template' in step)) return [];
-    return templateFaults(step.template, trigger.event, step.type).map((message) => ({ path: `steps.${i}.template`, message }));
   });
 }
 
@@ -37,14 +47,24 @@ function stepFaults({ trigger, steps }: Pick<Fields, 'trigger' | 'steps'>): Erro
 async function reachFaults(organizationId: string, steps: Fields['steps']): Promise<ErrorDetail[]> {
   const faults = await Promise.all(
     steps.map(async (step, i): Promise<ErrorDetail | undefined> => {
-      if (step.type === 'webhook') {
-        const refusal = await resolvedRefusalOf(new URL(step.url));
-        return refusal ? { path: `steps.${i}.url`, message: refusal } : undefined;
+      switch (step.type) {
+        case 'webhook': {
+          const refusal = await resolvedRefusalOf(new URL(step.url));
+          return refusal ? { path: `steps.${i}.url`, message: refusal } : undefined;
+        }
+        case 'notify_member': {
+          const member = await memberReach(organizationId, step.memberId);
+          if (!member) return { path: `steps.${i}.memberId`, message: `member ${step.memberId} is not a member of the organization` };
+          return member.hasPhone ? undefined : { path: `steps.${i}.memberId`, message: 'the member has no phone' };
+        }
+        case 'wait':
+        case 'send_sms':
+        case 'set_lead_status':
+        case 'add_note':
+          return undefined;
+        default:
+          return unhandledStep(step);
       }
-      if (step.type !== 'notify_member') return undefined;
-      const member = await memberReach(organizationId, step.memberId);
-      if (!member) return { path: `steps.${i}.memberId`, message: `member ${step.memberId} is not a member of the organization` };
-      return member.hasPhone ? undefined : { path: `steps.${i}.memberId`, message: 'the member has no phone' };
     }),
   );
   return faults.filter((fault) => fault !== undefined);

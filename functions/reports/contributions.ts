@@ -1,6 +1,7 @@
 import { localTime } from '#shared/local-time';
 import { LEAD_STATUSES } from '../leads/attributes';
-import { countedLostReason, METRIC_ATTRIBUTES } from './metrics';
+import { METRIC_ATTRIBUTES } from './catalog';
+import { countedLostReason } from './metrics';
 import type { COUNTED_ENTITIES } from './entity';
 
 type Item = Record<string, unknown>;
@@ -20,7 +21,7 @@ export const cents = (value: unknown) => (typeof value === 'number' ? Math.round
 
 const attr = (metric: string) => {
   const name = METRIC_ATTRIBUTES[metric];
-  if (!name) throw new Error(`No counted metric ${metric} (functions/reports/metrics.ts)`);
+  if (!name) throw new Error(`No counted metric ${metric} (functions/reports/catalog.ts)`);
   return name;
 };
 

@@ -1,5 +1,6 @@
 import type { ItemChange } from '#shared/resource';
-import { FUNNEL_STAGES, METRIC_ATTRIBUTES, reachedAttribute, speedAttribute } from './metrics';
+import { METRIC_ATTRIBUTES } from './catalog';
+import { FUNNEL_STAGES, reachedAttribute, speedAttribute } from './metrics';
 import { localDay, startedByLead, type Contribution } from './contributions';
 
 type Item = Record<string, unknown>;

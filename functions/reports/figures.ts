@@ -1,14 +1,10 @@
-import { COUNTED_METRICS, DERIVED_METRICS, METRIC_ATTRIBUTES, speedSecondsOf, WITHIN_5_MINUTES_SECONDS } from './metrics';
-import { INQUIRY_SOURCES } from '../inquiries/kinds';
+import { speedSecondsOf, WITHIN_5_MINUTES_SECONDS } from './metrics';
 
 /** Day items' counters summed over some days, by attribute; an attribute no day held reads 0. */
 export type Totals = Readonly<Record<string, number>>;
 
 /** A counter of the totals. */
 export const counter = (totals: Totals, attribute: string): number => totals[attribute] ?? 0;
-
-/** A counted metric's counter in the totals, by its API name (money in cents). */
-const counted = (totals: Totals, metric: string): number => counter(totals, METRIC_ATTRIBUTES[metric]!);
 
 /** The counters of day items summed, each attribute alone. */
 export function sumDays(days: readonly Totals[]): Totals {
@@ -21,7 +17,6 @@ export function sumDays(days: readonly Totals[]): Totals {
 const RATIO_PLACES = 10_000;
 /** A part of a whole, or null when the whole is nothing: no leads created has no conversion, rather than 0. */
 export const ratio = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * RATIO_PLACES) / RATIO_PLACES);
-const seconds = (value: number | null) => (value === null ? null : Math.round(value));
 /** Integer cents as the decimal amount the API answers. */
 export const money = (cents: number) => cents / 100;
 
@@ -58,34 +53,3 @@ export function waitQuantile(totals: Totals, q: number): number | null {
   }
   return null;
 }
-
-/** A metric by source summed over the sources. */
-const sumOf = (totals: Totals, prefix: string) => INQUIRY_SOURCES.reduce((sum, source) => sum + counted(totals, `${prefix}.${source}`), 0);
-const leadsWithSource = (totals: Totals) => sumOf(totals, 'leads.bySource');
-
-export type DerivedMetric = (typeof DERIVED_METRICS)[number];
-
-/** The figures computed from counted ones: each a function of the totals of the days it covers. */
-const DERIVED: Record<DerivedMetric, (totals: Totals) => number | null> = {
-  // A lead is counted by source once its first inquiry is known; the rest of those created have none.
-  'leads.bySource.NONE': (totals) => counted(totals, 'leads.created') - leadsWithSource(totals),
-  'inquiries.startedByLead.total': (totals) => sumOf(totals, 'inquiries.startedByLead.bySource'),
-  'inquiries.startedByBusiness.total': (totals) => sumOf(totals, 'inquiries.startedByBusiness.bySource'),
-  // Leads created in the range that are won now, of those created.
-  'leads.conversion': (totals) => ratio(counted(totals, 'leads.byStatus.WON'), counted(totals, 'leads.created')),
-  // Durations are summed over the calls taken.
-  'calls.averageDurationSeconds': (totals) => (counted(totals, 'calls.taken') === 0 ? null : seconds(counted(totals, 'calls.durationSeconds') / counted(totals, 'calls.taken'))),
-  'speedToLead.leads': measuredLeads,
-  'speedToLead.medianSeconds': (totals) => seconds(waitQuantile(totals, 0.5)),
-  'speedToLead.p90Seconds': (totals) => seconds(waitQuantile(totals, 0.9)),
-  'speedToLead.within5MinutesShare': (totals) => ratio(within5Minutes(totals), measuredLeads(totals)),
-};
-
-/** Every metric by its API name: a counted one read from its attribute (cents as decimals), a derived one computed. */
-export const METRIC_VALUES: Readonly<Record<string, (totals: Totals) => number | null>> = {
-  ...Object.fromEntries(COUNTED_METRICS.map(({ metric, attribute, unit }) => [metric, (totals: Totals) => (unit === 'cents' ? money(counter(totals, attribute)) : counter(totals, attribute))])),
-  ...DERIVED,
-};
-
-/** A metric's value over the totals of some days. */
-export const metricValue = (metric: string, totals: Totals): number | null => METRIC_VALUES[metric]!(totals);

@@ -1,5 +1,6 @@
 import { counter, ratio, sumDays } from './figures';
-import { FUNNEL_STAGES, METRIC_ATTRIBUTES, reachedAttribute } from './metrics';
+import { METRIC_ATTRIBUTES } from './catalog';
+import { FUNNEL_STAGES, reachedAttribute } from './metrics';
 import type { ReportDays } from './read-store';
 
 /**

@@ -6,7 +6,7 @@ import { DEFAULT_CURRENCY } from '../organization/schema';
 import { organizationKeys } from '../organization/entity';
 import { dayOfReportKey, reportKeys } from './entity';
 import type { Totals } from './figures';
-import { isDayAttribute } from './metrics';
+import { isDayAttribute } from './catalog';
 import { rangeBeforeTimezone, resolveRange, type AskedRange, type DateRange } from './range';
 
 /** What every report is read from: the organization's time zone and currency, the range, and each day's counters in it. */

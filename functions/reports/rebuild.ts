@@ -8,7 +8,8 @@ import { REPORT_ENTITIES, dayOfReportKey, reportKeys } from './entity';
 import { storedFactsOf, writeFacts, type StoredFacts } from './count-store';
 import { sameFacts, type LeadFacts } from './facts';
 import { money, type Totals } from './figures';
-import { COUNTED_METRICS, DAY_ATTRIBUTES, FUNNEL_STAGES, isDayAttribute, reachedAttribute, speedSecondsOf } from './metrics';
+import { COUNTED_METRICS, DAY_ATTRIBUTES, isDayAttribute } from './catalog';
+import { FUNNEL_STAGES, reachedAttribute, speedSecondsOf } from './metrics';
 import { recount } from './recount';
 
 /** One counter a rebuild moved: on which local day, by the metric's name, from what to what (money as decimals). */

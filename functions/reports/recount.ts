@@ -4,7 +4,7 @@ import { leadKeys } from '../leads/entity';
 import { inquiryKeys } from '../inquiries/entity';
 import { appointmentKeys } from '../appointments/entity';
 import { automationKeys } from '../automations/entity';
-import { runKeys } from '../automations/run-entity';
+import { runKeys } from '../automations/runs/entity';
 import { COUNTED, contributions, difference, type Contribution } from './contributions';
 import { factContributions, mergeFacts, NO_FACTS, type LeadFacts } from './facts';
 import type { Totals } from './figures';

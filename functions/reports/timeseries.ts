@@ -1,4 +1,5 @@
-import { metricValue, sumDays, type Totals } from './figures';
+import { metricValue } from './catalog';
+import { sumDays, type Totals } from './figures';
 import { dateAfter, datesOf } from './range';
 import type { ReportDays } from './read-store';
 import type { Interval } from './schema';

@@ -5,7 +5,7 @@ import { dynamo } from '#shared/dynamo';
 import { newId } from '#shared/ids';
 import { requireExisting, type TransactWrite } from '#shared/store/transact';
 import { AUTOMATED_SMS_ACCESS, notifyMember, sendAutomatedSms, type AutomatedSms } from './automated';
-import { automationWorkers } from '../automations/channels';
+import { automationWorkers } from '../automations/engine/channels';
 import { applyReceipt } from './receipts';
 import { providerContext } from './provider-context';
 import { smsKeys } from './entity';

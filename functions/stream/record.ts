@@ -12,7 +12,7 @@ import { processInOrder, type Deadline } from './in-order';
 import { changeOf } from './change';
 import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
-import { automationEffectsOnce } from '../automations/on-events';
+import { automationEffectsOnce } from '../automations/triggers/on-events';
 import { OWNER_ALERTS } from '../sms/owner-alert-texts';
 
 const loaded = new Map<string, Promise<ResourceChanges>>();

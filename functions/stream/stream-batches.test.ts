@@ -16,7 +16,7 @@ import { deliveryQueue, type DeliveryJob } from '../webhooks/queue';
 import { useTestApi, type Client } from '../../test/support/api';
 import { insertRecordOf } from '../../test/support/stream-records';
 import { startReceiver, type Receiver } from '../../test/support/receiver';
-import { automationEffects } from '../automations/on-events';
+import { automationEffects } from '../automations/triggers/on-events';
 import type { Event } from '../events/schema';
 
 // The stream consumer runs as `npm start` runs it: DynamoDB Local's stream read in process, the same handler Lambda runs.

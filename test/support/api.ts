@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { UsagePlanName } from '#shared/auth/usage-plans';
 import { ManualClock, setClock } from '#shared/clock';
-import { durationMs } from '../../functions/automations/durations';
+import { durationMs } from '../../functions/automations/steps/durations';
 import { createOrganizationWithKey, type CreatedOrganization } from '../../infra/demo/organization';
 import { startLocalServer, type LocalServer } from '../../infra/local/server';
 import { assertMatchesDocument, readBody } from './contract';

@@ -1,18 +1,18 @@
 import { apiHandler } from '#shared/http/api-handler';
 import { NotFoundError } from '#shared/errors';
 import { pageEnvelope } from '#shared/pagination';
-import * as routes from './run-routes';
-import { fromRunItem, toRunItem, type RunState } from './run-entity';
-import { listRunsPage, readRunState } from './run-store';
-import { readAutomationDefinition } from './store';
+import * as routes from './routes';
+import { fromRunItem, toRunItem, type RunState } from './entity';
+import { listRunsPage, readRunState } from './store';
+import { readAutomationDefinition } from '../store';
 
 /**
  * What enrolling, previewing and cancelling read and write (the run's start and stops, the lead, appointment and
  * organization they read, the caps), loaded by those routes' functions at their first request: the module's other
  * functions (the automations' own routes, the runs' reads) never parse it.
  */
-const runStart = () => import('./run-start');
-const runStops = () => import('./run-stops');
+const runStart = () => import('./start');
+const runStops = () => import('./stops');
 const preview = () => import('./preview');
 
 const runNotFound = () => new NotFoundError('Run not found');

@@ -3,8 +3,8 @@ import { wallClockAt } from '#shared/schedule';
 import type { Key } from '#shared/store/keys';
 import type { TransactWrite } from '#shared/store/transact';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { LIMITS } from './catalog';
-import { runKeys } from './run-entity';
+import { LIMITS } from '../catalog';
+import { runKeys } from '../runs/entity';
 
 /** What an SMS step refused by the cap records: the step is skipped and the run goes on. */
 export const DAILY_CAP_REACHED = 'DAILY_CAP_REACHED';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Step } from './attributes';
-import { DEFAULT_QUIET_HOURS } from './catalog';
+import type { Step } from './schema';
+import { DEFAULT_QUIET_HOURS } from '../catalog';
 import { quietUntil } from './quiet-hours';
-import { anchorBefore, isLate, waitDue } from './step-times';
+import { anchorBefore, isLate, waitDue } from './times';
 
 /** When a run's steps are due, and when quiet hours let an automated SMS go out: the runner's arithmetic, without the table. */
 

@@ -2,7 +2,7 @@ import { asWriter, type Writer } from '#shared/audit/writer';
 import { eachMessage } from '#shared/queue-batch';
 import type { StepMessage } from './engine';
 import { advance } from './runner';
-import { cleanup, reschedule } from './run-stops';
+import { cleanup, reschedule } from '../runs/stops';
 
 /** A run writes as itself: the audit log names the run, and a status it sets is known for its own (it stops no run of its own). */
 const runWriter = (runId: string): Writer => ({ keyId: null, keyName: null, requestId: runId, method: null, path: null, via: 'automation' });

@@ -1,5 +1,5 @@
 import { openingState, WEEKDAYS, type Schedule, type WeeklyHours } from '#shared/schedule';
-import type { QuietHours } from './catalog';
+import type { QuietHours } from '../catalog';
 
 /** What of the organization the runner reads to place automated texts in its day. */
 export interface OrganizationClock {

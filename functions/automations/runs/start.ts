@@ -2,21 +2,21 @@ import { clock } from '#shared/clock';
 import { ApiError, NotFoundError, ValidationError } from '#shared/errors';
 import { DIMENSION, logger, METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
 import { ulid } from 'ulid';
-import { getAppointment } from '../appointments/store';
-import { getLead } from '../leads/read';
-import { runCapWrite } from './cap';
-import { LIMITS, TRIGGERS, type AutomationDefinition } from './catalog';
-import { automationEngine } from './engine';
-import { DAILY_RUN_CAP_REACHED, isEnded, LOOP_DETECTED, type RunStoppedReason } from './run-attributes';
-import { readRunOrganization } from './run-context';
+import { getAppointment } from '../../appointments/store';
+import { getLead } from '../../leads/read';
+import { runCapWrite } from '../steps/cap';
+import { LIMITS, TRIGGERS, type AutomationDefinition } from '../catalog';
+import { automationEngine } from '../engine/engine';
+import { DAILY_RUN_CAP_REACHED, isEnded, LOOP_DETECTED, type RunStoppedReason } from './attributes';
+import { readRunOrganization } from './context';
 import { derivedId } from '#shared/ids';
-import { fromRunItem, pendingStep, toRunItem, type RunState } from './run-entity';
-import type { EnrolBody, Run } from './run-schema';
-import { putEndedRun, putRun, readRunState } from './run-store';
-import { definitionOf } from './entity';
-import { getAutomation, readAutomationDefinition } from './store';
+import { fromRunItem, pendingStep, toRunItem, type RunState } from './entity';
+import type { EnrolBody, Run } from './schema';
+import { putEndedRun, putRun, readRunState } from './store';
+import { definitionOf } from '../entity';
+import { getAutomation, readAutomationDefinition } from '../store';
 
-export { rescheduleRunsWatching, stopRunsOfAutomation, stopRunsWatching } from './run-stops';
+export { rescheduleRunsWatching, stopRunsOfAutomation, stopRunsWatching } from './stops';
 
 export interface RunStart {
   organizationId: string;

@@ -55,7 +55,7 @@ export function setAutomationEngine(next: AutomationEngine): void {
 /**
  * The engine in place; deployed, a function with none put in place (the stream consumer, the routes that enrol and
  * cancel) makes the queue-only one from its environment at its first use (./sqs-step-queue.ts); the runner puts its own
- * in place at import (./runner-handler.ts).
+ * in place at import (../runner-handler.ts).
  */
 export function automationEngine(): AutomationEngine {
   engine ??= queueOnlyEngine();

@@ -2,18 +2,18 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { localTime } from '#shared/local-time';
-import { getAppointment } from '../appointments/store';
-import type { Appointment } from '../appointments/schema';
-import { getLead } from '../leads/read';
-import type { Lead } from '../leads/schema';
-import { organizationKeys } from '../organization/entity';
-import { memberKeys } from '../organization/member-entity';
-import { getMember } from '../organization/member-store';
-import { fromOrganizationItem } from '../organization/schema';
-import type { AutomationDefinition } from './catalog';
-import { dailyCapOf } from './cap';
-import type { OrganizationClock } from './quiet-hours';
-import type { TemplateValues } from './templates';
+import { getAppointment } from '../../appointments/store';
+import type { Appointment } from '../../appointments/schema';
+import { getLead } from '../../leads/read';
+import type { Lead } from '../../leads/schema';
+import { organizationKeys } from '../../organization/entity';
+import { memberKeys } from '../../organization/member-entity';
+import { getMember } from '../../organization/member-store';
+import { fromOrganizationItem } from '../../organization/schema';
+import type { AutomationDefinition } from '../catalog';
+import { dailyCapOf } from '../steps/cap';
+import type { OrganizationClock } from '../steps/quiet-hours';
+import type { TemplateValues } from '../steps/templates';
 
 /** The organization as a run reads it: its name for templates, its clock for quiet hours, its cap. */
 export interface RunOrganization extends OrganizationClock {

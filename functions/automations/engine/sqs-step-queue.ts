@@ -32,7 +32,7 @@ export const stepMessageBody = (message: StepMessage): string => JSON.stringify(
 /**
  * The engine of a deployed function that queues steps but schedules none (the stream consumer, the routes that enrol
  * and cancel): the step queue from AUTOMATION_QUEUE_URL, read once. Only the runner creates and deletes schedules
- * (./runner-handler.ts); the others send it `cleanup` and `reschedule` messages. None when the variable is unset
+ * (../runner-handler.ts); the others send it `cleanup` and `reschedule` messages. None when the variable is unset
  * (the local server puts its own engine in place).
  */
 export function queueOnlyEngine(): AutomationEngine | undefined {

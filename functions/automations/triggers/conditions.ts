@@ -6,8 +6,8 @@
  * `appointment.updated` that moved `status` to CANCELLED, `call.missed` an
  * `inquiry.created` of a CALL whose `callOutcome` is MISSED (functions/inquiries/call-outcome.ts).
  */
-import type { Event } from '../events/schema';
-import { TRIGGERS, TRIGGER_NAMES, type TriggerName } from './catalog';
+import type { Event } from '../../events/schema';
+import { TRIGGERS, TRIGGER_NAMES, type TriggerName } from '../catalog';
 
 type Data = Record<string, unknown>;
 

@@ -9,10 +9,10 @@ import { idsSince } from '#shared/store/retention';
 import { organizationPartition } from '#shared/store/keys';
 import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
 import { setFields, type Condition } from '#shared/store/update-fields';
-import type { StopCondition } from './catalog';
-import { ENDED_RUN_STATUSES, type RunStatus, type RunStep } from './run-attributes';
-import { fromRunItem, fromRunStateItem, runKeys, toRunItem, type RunState, type WatchedKey } from './run-entity';
-import type { ListRunsQuery, Run } from './run-schema';
+import type { StopCondition } from '../catalog';
+import { ENDED_RUN_STATUSES, type RunStatus, type RunStep } from './attributes';
+import { fromRunItem, fromRunStateItem, runKeys, toRunItem, type RunState, type WatchedKey } from './entity';
+import type { ListRunsQuery, Run } from './schema';
 
 /** The run as stored, read consistently (the runner acts on it); undefined when there is none. */
 export async function readRunState(organizationId: string, runId: string): Promise<RunState | undefined> {

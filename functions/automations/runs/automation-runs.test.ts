@@ -3,18 +3,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#shared/auth/api-keys';
 import { clock } from '#shared/clock';
 import { instantOf, wallClockAt } from '#shared/schedule';
-import { automationEngine, setAfterEffect, setAutomationEngine, type AutomationEngine, type StepMessage } from './engine';
-import type { LocalAutomationEngine } from './local-engine';
-import { runStepMessage } from './step-worker';
-import { sentLocally } from '../sms/local-provider';
-import { useTestApi, type Client } from '../../test/support/api';
-import { senderOrganizations } from '../../test/support/sms';
-import { DAY_MS, iso, sentFor } from '../../test/support/automations';
+import { automationEngine, setAfterEffect, setAutomationEngine, type AutomationEngine, type StepMessage } from '../engine/engine';
+import type { LocalAutomationEngine } from '../engine/local-engine';
+import { runStepMessage } from '../engine/step-worker';
+import { sentLocally } from '../../sms/local-provider';
+import { useTestApi, type Client } from '../../../test/support/api';
+import { senderOrganizations } from '../../../test/support/sms';
+import { DAY_MS, iso, sentFor } from '../../../test/support/automations';
 import { dynamo } from '#shared/dynamo';
-import { DEFAULT_CONCURRENCY } from '../../infra/cdk/options';
-import { runKeys } from './run-entity';
-import { startReceiver, type Receiver } from '../../test/support/receiver';
-import { webhookSettings } from '../webhooks/settings';
+import { DEFAULT_CONCURRENCY } from '../../../infra/cdk/options';
+import { runKeys } from './entity';
+import { startReceiver, type Receiver } from '../../../test/support/receiver';
+import { webhookSettings } from '../../webhooks/settings';
 
 /** Runs of automations, through the API and the engine's own messages: enrolled, previewed, read, cancelled, and each step made once. */
 

@@ -2,18 +2,18 @@ import { clock } from '#shared/clock';
 import { NotFoundError } from '#shared/errors';
 import { insertIfAbsent, type TransactWrite } from '#shared/store/transact';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { addLeadActivity, updateLead } from '../leads/rules';
-import { getMember } from '../organization/member-store';
-import { notifyMember, sendAutomatedSms, type AutomatedSmsOutcome } from '../sms/automated';
-import { postSigned } from '../webhooks/post';
-import type { Step } from './attributes';
-import type { AutomationDefinition } from './catalog';
+import { addLeadActivity, updateLead } from '../../leads/rules';
+import { getMember } from '../../organization/member-store';
+import { notifyMember, sendAutomatedSms, type AutomatedSmsOutcome } from '../../sms/automated';
+import { postSigned } from '../../webhooks/post';
+import { unhandledStep, type Step, type StepOf } from './schema';
+import type { AutomationDefinition } from '../catalog';
 import { DAILY_CAP_REACHED, dailyCapWrite, memberCapWrite } from './cap';
 import { derivedId } from '#shared/ids';
-import { runKeys, type RunState } from './run-entity';
-import type { RunStep } from './run-attributes';
-import { runStillAtCheck } from './run-store';
-import { templateValues, type RunContext } from './run-context';
+import { runKeys, type RunState } from '../runs/entity';
+import type { RunStep } from '../runs/attributes';
+import { runStillAtCheck } from '../runs/store';
+import { templateValues, type RunContext } from '../runs/context';
 import { renderTemplate } from './templates';
 
 /** What a step's effect did: the step's end and result, and, when it ends the run, how; or a time to try again. */
@@ -89,7 +89,7 @@ async function sendSmsStep(claimed: ClaimedStep, body: string): Promise<EffectOu
   return smsOutcome(outcome);
 }
 
-async function notifyMemberStep(claimed: ClaimedStep, step: Extract<Step, { type: 'notify_member' }>): Promise<EffectOutcome | typeof RUN_MOVED> {
+async function notifyMemberStep(claimed: ClaimedStep, step: StepOf<'notify_member'>): Promise<EffectOutcome | typeof RUN_MOVED> {
   const { context, run, index, atMs } = claimed;
   const member = await getMember(context.organizationId, step.memberId);
   const body = renderTemplate(step.template, templateValues(context, { firstName: member?.firstName ?? null }));
@@ -110,7 +110,7 @@ const WEBHOOK_RETRY_MS = 60_000;
 
 type Signed = AutomationDefinition & { signingSecret?: string | null };
 
-async function webhookStep(claimed: ClaimedStep, step: Extract<Step, { type: 'webhook' }>, previous: RunStep): Promise<EffectOutcome> {
+async function webhookStep(claimed: ClaimedStep, step: StepOf<'webhook'>, previous: RunStep): Promise<EffectOutcome> {
   const { context, run, index } = claimed;
   const secret = (context.definition as Signed).signingSecret;
   const body = JSON.stringify({ type: 'automation_run.step', runId: run.id, automationId: run.automationId, stepIndex: index, lead: context.lead ?? null, appointment: context.appointment ?? null });
@@ -140,5 +140,7 @@ export async function runEffect(claimed: ClaimedStep, step: Exclude<Step, { type
       return onceForStep(claimed, (also) => addLeadActivity(context.organizationId, run.leadId, { event: 'NOTE', data: renderTemplate(step.template, templateValues(context)) }, also));
     case 'webhook':
       return webhookStep(claimed, step, previous);
+    default:
+      return unhandledStep(step);
   }
 }

@@ -1,6 +1,6 @@
 import type { EventSource, ResourceChanges } from '#shared/resource';
-import { isEnded } from './run-attributes';
-import { fromRunItem, runAudit } from './run-entity';
+import { isEnded } from './attributes';
+import { fromRunItem, runAudit } from './entity';
 
 const ENDINGS = { COMPLETED: 'automation_run.completed', STOPPED: 'automation_run.stopped', FAILED: 'automation_run.failed' } as const;
 

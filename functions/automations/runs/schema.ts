@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { PageQuery, PrefixedId, pageSchema } from '#shared/schema';
-import { STEP_TYPES } from './catalog';
-import { RUN_STATUSES, runEntity } from './run-attributes';
+import { STEP_TYPES } from '../steps/schema';
+import { RUN_STATUSES, runEntity } from './attributes';
 
 /** One lead's way through one version of an automation: where it is, what each step did, and how it ended. */
 export const Run = runEntity.Record;

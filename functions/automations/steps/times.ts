@@ -1,5 +1,5 @@
-import type { Step } from './attributes';
-import type { AutomationDefinition } from './catalog';
+import type { StepOf } from './schema';
+import type { AutomationDefinition } from '../catalog';
 import { durationMs } from './durations';
 
 /** An anchor's instant (ms), when the run's record has it. */
@@ -9,7 +9,7 @@ export type AnchorOf = (anchor: string) => number | undefined;
  * When a wait reached at `nowMs` is over: `duration` after now (the previous step's end), or `duration` before its
  * anchor. Undefined when the anchor is not known (a run with no appointment).
  */
-export function waitDue(step: Extract<Step, { type: 'wait' }>, nowMs: number, anchorOf: AnchorOf): number | undefined {
+export function waitDue(step: StepOf<'wait'>, nowMs: number, anchorOf: AnchorOf): number | undefined {
   const duration = durationMs(step.duration);
   if (duration === undefined) return undefined;
   if (step.before === undefined) return nowMs + duration;

@@ -1,12 +1,12 @@
 import { clock } from '#shared/clock';
-import type { StopCondition } from './catalog';
-import { automationEngine, type CleanupMessage, type RescheduleMessage } from './engine';
-import { isEnded } from './run-attributes';
-import { anchorAt, readRunContext } from './run-context';
-import type { RunState, WatchedKey } from './run-entity';
-import { activeRunIdsOf, endRun, moveRun, readRunState, watchersOf } from './run-store';
-import { waitDue } from './step-times';
-import { readAutomationDefinition } from './store';
+import type { StopCondition } from '../catalog';
+import { automationEngine, type CleanupMessage, type RescheduleMessage } from '../engine/engine';
+import { isEnded } from './attributes';
+import { anchorAt, readRunContext } from './context';
+import type { RunState, WatchedKey } from './entity';
+import { activeRunIdsOf, endRun, moveRun, readRunState, watchersOf } from './store';
+import { waitDue } from '../steps/times';
+import { readAutomationDefinition } from '../store';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

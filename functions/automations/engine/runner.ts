@@ -1,16 +1,16 @@
 import { clock } from '#shared/clock';
-import type { Step } from './attributes';
-import { LIMITS } from './catalog';
+import { unhandledStep, type StepOf } from '../steps/schema';
+import { LIMITS } from '../catalog';
 import { afterEffect, automationEngine, type AdvanceMessage } from './engine';
-import { runEffect, RUN_MOVED, type EffectOutcome } from './effects';
-import { quietUntil } from './quiet-hours';
-import { isEnded, type RunStep } from './run-attributes';
-import { anchorAt, readRunContext, templateValues, type RunContext } from './run-context';
-import type { RunState } from './run-entity';
-import { claimStep, endRun, leadRepliedSince, moveRun, readRunState, releaseStep } from './run-store';
-import { isLate, waitDue } from './step-times';
-import { readAutomationDefinition } from './store';
-import { renderTemplate } from './templates';
+import { runEffect, RUN_MOVED, type EffectOutcome } from '../steps/effects';
+import { quietUntil } from '../steps/quiet-hours';
+import { isEnded, type RunStep } from '../runs/attributes';
+import { anchorAt, readRunContext, templateValues, type RunContext } from '../runs/context';
+import type { RunState } from '../runs/entity';
+import { claimStep, endRun, leadRepliedSince, moveRun, readRunState, releaseStep } from '../runs/store';
+import { isLate, waitDue } from '../steps/times';
+import { readAutomationDefinition } from '../store';
+import { renderTemplate } from '../steps/templates';
 
 /** How long a delivery holds a step it claimed: past it, another delivery takes the step over (the first crashed). */
 export const STEP_LEASE_MS = 120_000;
@@ -22,7 +22,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const finished = (step: RunStep, status: RunStep['status'], nowMs: number, result: RunStep['result'] = {}): RunStep => ({ ...step, status, at: step.at ?? iso(nowMs), result: { ...step.result, ...result } });
 
 /** A wait: over when its own schedule woke the run; else due later (scheduled), or past already (skipped). */
-function waitStep(context: RunContext, step: Extract<Step, { type: 'wait' }>, current: RunStep, nowMs: number): StepOutcome {
+function waitStep(context: RunContext, step: StepOf<'wait'>, current: RunStep, nowMs: number): StepOutcome {
   if (current.status === 'WAITING') return { kind: 'next', step: finished(current, 'DONE', nowMs) };
   const due = waitDue(step, nowMs, (anchor) => anchorAt(context, anchor));
   if (due === undefined) return { kind: 'next', step: finished(current, 'SKIPPED', nowMs, { reason: 'no anchor' }) };
@@ -69,14 +69,27 @@ async function runStep(context: RunContext, run: RunState, index: number, nowMs:
   const step = context.definition.steps[index]!;
   // A step after another is due when it is reached; a wait's own due time replaces that.
   const current = { ...run.steps[index]!, dueAt: run.steps[index]!.dueAt ?? iso(nowMs) };
-  if (step.type === 'wait') return waitStep(context, step, current, nowMs);
-  const body = step.type === 'send_sms' ? renderTemplate(step.template, templateValues(context)) : '';
-  if (step.type === 'send_sms') {
-    const checked = smsCheck(context, index, body, current, nowMs);
-    if (checked) return checked;
-    if (context.definition.stopWhen.includes('lead.replied') && (await leadRepliedSince(run.organizationId, run.leadId, run.triggeredAt))) {
-      return { kind: 'end', status: 'STOPPED', reason: 'lead.replied', step: current };
+  let body = '';
+  switch (step.type) {
+    case 'wait':
+      return waitStep(context, step, current, nowMs);
+    case 'send_sms': {
+      body = renderTemplate(step.template, templateValues(context));
+      const checked = smsCheck(context, index, body, current, nowMs);
+      if (checked) return checked;
+      if (context.definition.stopWhen.includes('lead.replied') && (await leadRepliedSince(run.organizationId, run.leadId, run.triggeredAt))) {
+        return { kind: 'end', status: 'STOPPED', reason: 'lead.replied', step: current };
+      }
+      break;
     }
+    // Nothing to check before these are claimed.
+    case 'notify_member':
+    case 'set_lead_status':
+    case 'add_note':
+    case 'webhook':
+      break;
+    default:
+      return unhandledStep(step);
   }
   if (!(await claimStep(run, index, run.wake, nowMs, STEP_LEASE_MS))) return { kind: 'gone' };
   // The first claim's time stays the step's: an SMS's id is made from it, so a delivery after a crash finds the same message.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { WRITER_ATTRIBUTE, type WriterStamp } from '#shared/audit/writer';
-import type { Event } from '../events/schema';
-import { appointment } from '../appointments/examples';
-import { inquiryListItem } from '../inquiries/examples';
-import { lead, LEAD_ID } from '../leads/examples';
-import { sms } from '../sms/examples';
-import { TRIGGER_NAMES } from './catalog';
+import type { Event } from '../../events/schema';
+import { appointment } from '../../appointments/examples';
+import { inquiryListItem } from '../../inquiries/examples';
+import { lead, LEAD_ID } from '../../leads/examples';
+import { sms } from '../../sms/examples';
+import { TRIGGER_NAMES } from '../catalog';
 import { enabledAutomationsOnce, movedAppointmentOf, runWriterOf, stopsOf } from './on-events';
-import { filterMatches, triggersOf } from './triggers';
+import { filterMatches, triggersOf } from './conditions';
 
 // Events as the stream consumer builds them (functions/stream/record.ts), their data the API's own examples.
 const EVENT_ID = 'evt_01JD1H3Q9V7C5X3Z1B9N7M5K3J';

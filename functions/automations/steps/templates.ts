@@ -1,4 +1,5 @@
-import { COMMON_VARIABLES, NULLABLE_VARIABLES, TRIGGERS, type StepType, type TriggerName } from './catalog';
+import { COMMON_VARIABLES, NULLABLE_VARIABLES, TRIGGERS, type TriggerName } from '../catalog';
+import type { Step } from './schema';
 
 /**
  * Message templates: text with `{{ variable }}` or `{{ variable | fallback }}` placeholders. A create or PATCH checks
@@ -32,22 +33,25 @@ export function renderTemplate(template: string, values: TemplateValues): string
 /** Every variable a template of any trigger may name. */
 const KNOWN_VARIABLES = new Set<string>([...COMMON_VARIABLES, ...Object.values(TRIGGERS).flatMap((trigger) => trigger.variables)]);
 
-/**
- * The variables a step's template may name under a trigger: every trigger's (the lead, the organization), the
- * trigger's own, and for `notify_member` the step's member, whose first name is never empty.
- */
-function suppliedVariables(trigger: TriggerName, step: StepType): { supplied: Set<string>; nullable: Set<string> } {
+/** The kinds of step that have a template. */
+export type TemplateStepType = Extract<Step, { template: string }>['type'];
+
+/** What each kind of step with a template supplies beyond its trigger: `notify_member` its member, whose first name is never empty. */
+const STEP_VARIABLES = { send_sms: [], notify_member: ['member.firstName'], add_note: [] } as const satisfies Record<TemplateStepType, readonly string[]>;
+
+/** The variables a step's template may name under a trigger: every trigger's (the lead, the organization), the trigger's own, and the step's. */
+function suppliedVariables(trigger: TriggerName, step: TemplateStepType): { supplied: Set<string>; nullable: Set<string> } {
   const supplied = new Set<string>([...COMMON_VARIABLES, ...TRIGGERS[trigger].variables]);
   const nullable = new Set(NULLABLE_VARIABLES);
-  if (step === 'notify_member') {
-    supplied.add('member.firstName');
-    nullable.delete('member.firstName');
+  for (const variable of STEP_VARIABLES[step]) {
+    supplied.add(variable);
+    nullable.delete(variable);
   }
   return { supplied, nullable };
 }
 
 /** What is wrong with a step's template under its trigger, in words (empty when nothing is). */
-export function templateFaults(template: string, trigger: TriggerName, step: StepType): string[] {
+export function templateFaults(template: string, trigger: TriggerName, step: TemplateStepType): string[] {
   const { supplied, nullable } = suppliedVariables(trigger, step);
   const faults = placeholders(template).map(({ text, variable, fallback }) => {
     if (variable === undefined) return `${text} names no variable; write {{lead.firstName|there}}`;

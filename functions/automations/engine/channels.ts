@@ -1,5 +1,5 @@
 import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
-import { smsSender } from '../sms/capability';
+import { smsSender } from '../../sms/capability';
 import { automationQueueNames } from './capability';
 import type { StepMessage } from './engine';
 import { stepMessageGroup } from './step-group';
@@ -50,7 +50,7 @@ export const automationSteps: QueueChannelDefinition = {
     environment: { group: 'AUTOMATION_SCHEDULE_GROUP', queueArn: 'AUTOMATION_QUEUE_ARN', roleArn: 'AUTOMATION_SCHEDULER_ROLE_ARN', deadLettersArn: 'AUTOMATION_SCHEDULE_DLQ_ARN' },
   },
   local: {
-    install: 'local-engine#installLocalAutomationEngine',
+    install: 'engine/local-engine#installLocalAutomationEngine',
     what: 'automation step',
     logged: (message: StepMessage) => ({ kind: message.kind, organizationId: message.organizationId, runId: message.runId }),
     followsClock: true,
@@ -60,7 +60,7 @@ export const automationSteps: QueueChannelDefinition = {
 export const automationChannels: QueueChannelDefinition[] = [automationSteps];
 
 /**
- * The runner: each step message through `runStepMessage` (./step-worker.ts; in Lambda behind ./runner-handler.ts,
+ * The runner: each step message through `runStepMessage` (./step-worker.ts; in Lambda behind ../runner-handler.ts,
  * which puts the deployed engine in place), which reads the run, its automation's version and the organization,
  * claims and records steps, writes their effects (the SMS record, a lead's status, a note, their markers) and ends
  * runs with their watches; it sends its own next messages to its queue.
@@ -76,6 +76,6 @@ export const automationWorkers: WorkerDefinition[] = [
     // An SMS step texts through End User Messaging as POST /v1/sms does.
     capabilities: [smsSender],
     errorsAlarm: { id: 'RunAutomationStepsFailing', meaning: 'The automation step runner failed in three 5-minute periods in a row: steps are retried, then dead-lettered.' },
-    local: 'step-worker#runStepMessage',
+    local: 'engine/step-worker#runStepMessage',
   },
 ];

@@ -1,8 +1,8 @@
 import type { RouteDefinition } from '#shared/routes/route';
 import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
-import { automationStepSender } from './capability';
-import { automationRun } from './run-examples';
-import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './run-schema';
+import { automationStepSender } from '../engine/capability';
+import { automationRun } from './examples';
+import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './schema';
 
 const TAG = 'Automations';
 const ENROL_EXAMPLE = { leadId: automationRun.leadId };
@@ -12,7 +12,9 @@ export const listAutomationRuns = listRow({
   path: '/v1/automations/{automationId}/runs',
   summary: 'List an automation’s runs, newest first',
   description:
-    'Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`; `updatedSince` reads the runs changed since, oldest change first, a run changing with each of its steps. Each run shows every step: when it was due, when it ran and what it did.',
+    'Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in ' +
+    'one `status`; `updatedSince` reads the runs changed since, oldest change first, a run changing with each of ' +
+    'its steps. Each run shows every step: when it was due, when it ran and what it did.',
   tag: TAG,
   // gsi1: the automation's runs; gsi6: their change log (updatedSince).
   indexes: ['gsi1', 'gsi6'],
@@ -25,7 +27,11 @@ export const enrolAutomationLead = createRow({
   path: '/v1/automations/{automationId}/runs',
   summary: 'Enrol a lead in an automation by hand',
   description:
-    'Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s `appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, `sms.received`) answers 409 NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request starts a new run (send an Idempotency-Key to retry safely).',
+    'Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run ' +
+    'at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s ' +
+    '`appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, ' +
+    '`sms.received`) answers 409 NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request ' +
+    'starts a new run (send an Idempotency-Key to retry safely).',
   tag: TAG,
   dynamodb: ['GetItem', 'Query', 'PutItem'],
   // The run's first step is queued for the runner.

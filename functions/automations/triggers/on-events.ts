@@ -9,12 +9,12 @@
 import { sameWrite, stampOf, type WriterStamp } from '#shared/audit/writer';
 import { readsOnce } from '#shared/reads-once';
 import type { ItemChange } from '#shared/resource';
-import type { Event } from '../events/schema';
-import type { StopCondition, TriggerName } from './catalog';
-import type { Watched } from './run-start';
-import { readRunState } from './run-store';
-import { enabledAutomationsFor, type TriggerEntry } from './store';
-import { changed, filterMatches, isCancellation, triggersOf } from './triggers';
+import type { Event } from '../../events/schema';
+import type { StopCondition, TriggerName } from '../catalog';
+import type { Watched } from '../runs/start';
+import { readRunState } from '../runs/store';
+import { enabledAutomationsFor, type TriggerEntry } from '../store';
+import { changed, filterMatches, isCancellation, triggersOf } from './conditions';
 
 type Data = Record<string, unknown>;
 
@@ -22,7 +22,7 @@ type Data = Record<string, unknown>;
  * Starting, stopping and moving runs (the run's store, the records its start reads, the caps), loaded at the first
  * event that starts, stops or moves one: most of the stream consumer's batches do none, and its bundle has chunks.
  */
-const runStart = () => import('./run-start');
+const runStart = () => import('../runs/start');
 
 /** An organization's enabled automations on a trigger. */
 export type EnabledAutomations = (organizationId: string, trigger: TriggerName) => Promise<TriggerEntry[]>;

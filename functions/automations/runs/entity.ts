@@ -1,7 +1,7 @@
 import type { AuditedRecord } from '#shared/resource';
 import { changeLogKey, organizationPartition as org, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
-import { runEntity, type RunStep } from './run-attributes';
-import type { Run } from './run-schema';
+import { runEntity, type RunStep } from './attributes';
+import type { Run } from './schema';
 
 /**
  * A run's items: the run (in its automation's runs, gsi1, and their change log, gsi6), the watches that let a change of its lead or appointment find it (one partition per record
