@@ -11,8 +11,9 @@ import { OAUTH_CLIENT_ENTITY, oauthKeys } from './entity';
 import { clientDocumentHosts, OAUTH_LIMITS } from './settings';
 import { ClientMetadataDocument, RegisterClientBody } from './schema';
 
-/** A client as the authorization server knows it: registered here, or described by its own https document. */
+/** A client as the authorization server knows it: registered here, or described by its own https document (its kind, decided as it is read). */
 export interface OAuthClient {
+  kind: 'registered' | 'document';
   clientId: string;
   clientName: string;
   redirectUris: string[];
@@ -52,7 +53,7 @@ export async function registerClient(metadata: v.InferOutput<typeof RegisterClie
   const client = { clientId: newId('client'), clientName: metadata.client_name ?? 'Unnamed client', redirectUris: metadata.redirect_uris, createdAt: new Date(clock.now()).toISOString() };
   const expires = Math.floor(clock.now() / 1000) + OAUTH_LIMITS.unusedRegistrationSeconds;
   await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...oauthKeys.registeredClient(client.clientId), entity: OAUTH_CLIENT_ENTITY, ...client, [TTL_ATTRIBUTE]: expires }, ConditionExpression: 'attribute_not_exists(pk)' }));
-  return client;
+  return { kind: 'registered', ...client };
 }
 
 /** A registered client is kept once something has been granted to it. */
@@ -66,7 +67,7 @@ async function registeredClient(clientId: string): Promise<OAuthClient | undefin
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: oauthKeys.registeredClient(clientId) }));
   // DynamoDB deletes an expired item within days: until then it is as good as gone.
   if (!Item || (typeof Item[TTL_ATTRIBUTE] === 'number' && Item[TTL_ATTRIBUTE] * 1000 <= clock.now())) return undefined;
-  return { clientId: Item.clientId as string, clientName: Item.clientName as string, redirectUris: Item.redirectUris as string[] };
+  return { kind: 'registered', clientId: Item.clientId as string, clientName: Item.clientName as string, redirectUris: Item.redirectUris as string[] };
 }
 
 /** Whether a client_id is a client ID metadata document's URL: https, with a path. */
@@ -135,7 +136,7 @@ function documentClient(url: string, text: string): OAuthClient {
   if (parsed.output.client_id !== url) throw refused(`names another client_id (${parsed.output.client_id})`);
   const redirectUris = parsed.output.redirect_uris.filter((uri) => redirectUriRefusal(uri) === undefined);
   if (redirectUris.length === 0) throw refused(`has no redirect URI this server accepts: ${redirectUriRefusal(parsed.output.redirect_uris[0]!)}`);
-  return { clientId: url, clientName: parsed.output.client_name ?? new URL(url).host, redirectUris };
+  return { kind: 'document', clientId: url, clientName: parsed.output.client_name ?? new URL(url).host, redirectUris };
 }
 
 /** host:port as the test setting names hosts. */

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ValidationError } from '#shared/errors';
 import { OAuthError } from './errors';
 import { sameSecret } from '#shared/auth/tokens';
-import { API_KEY_SCOPES, type ApiKeyScope } from '#shared/auth/scopes';
+import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
 import { hasRedirectUri, resolveClient, type OAuthClient } from './clients';
 import type { AuthorizeQuery } from './schema';
 
@@ -48,7 +48,7 @@ export async function checkAuthorizationRequest(params: v.InferOutput<typeof Aut
   if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)) throw refused('code_challenge', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
   if (params.resource !== undefined && params.resource !== mcpResource) throw refused('resource', `resource must be ${mcpResource}: this server issues tokens for its own MCP server only (invalid_target)`);
   const asked = (params.scope ?? '').split(' ').filter(Boolean);
-  const unknown = asked.find((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
+  const unknown = asked.find((scope) => !isApiKeyScope(scope));
   if (unknown) throw refused('scope', `scope ${unknown} is none of ${API_KEY_SCOPES.join(', ')} (invalid_scope)`);
   return { client, redirectUri: params.redirect_uri, state: params.state, codeChallenge: params.code_challenge, resource: mcpResource };
 }
@@ -72,8 +72,6 @@ export function checkCsrf(posted: string | undefined, cookieHeader: string | und
   }
 }
 
-/** Whether a key of `key` scope may grant `asked` (read < write < full). */
-export const mayGrant = (key: ApiKeyScope, asked: ApiKeyScope) => API_KEY_SCOPES.indexOf(asked) <= API_KEY_SCOPES.indexOf(key);
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
