@@ -3,12 +3,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlockedAddressError, guardedLookup, isBlockedAddress, outboundDns, outboundRequest, OutboundRefusedError, refusalAfterLookup, refusalBeforeLookup, type OutboundPolicy } from '#shared/net/outbound';
+import { BlockedAddressError, guardedLookup, isBlockedAddress, outboundDns, outboundRequest, OutboundRefusedError, refusalAfterLookup, refusalBeforeLookup, type OutboundReach } from '#shared/net/outbound';
 
 /** The one guard of every request to a URL someone else chose: one matrix of hosts, addresses and resolutions. */
 
-const DEPLOYED: OutboundPolicy = { local: false };
-const LOCAL: OutboundPolicy = { local: true };
+const DEPLOYED: OutboundReach = { local: false };
+const LOCAL: OutboundReach = { local: true };
 
 const v4 = (address: string): LookupAddress => ({ address, family: 4 });
 const v6 = (address: string): LookupAddress => ({ address, family: 6 });
@@ -134,7 +134,7 @@ describe('a URL resolved as it is saved', () => {
     expect(asked).toEqual(['mixed.test', 'public.test', 'unknown.test', 'nothing.test']);
   });
 
-  it('looks nothing up for a refused URL, an address, or a local policy', async () => {
+  it('looks nothing up for a refused URL, an address, or a local reach', async () => {
     expect(await refusalAfterLookup(new URL('http://public.test/'), DEPLOYED)).toBe('NOT_HTTPS');
     expect(await refusalAfterLookup(new URL('https://127.0.0.1/'), DEPLOYED)).toBe('PRIVATE_HOST');
     expect(await refusalAfterLookup(new URL('https://8.8.8.8/'), DEPLOYED)).toBeUndefined();
@@ -144,15 +144,23 @@ describe('a URL resolved as it is saved', () => {
 });
 
 /** What the connection's own lookup answers for a name: the address it would connect to, or why not. */
-function connectLookup(hostname: string, policy: OutboundPolicy, options: { all?: boolean; family?: number } = {}): Promise<{ address?: string | LookupAddress[]; family?: number; error?: Error }> {
+function connectLookup(hostname: string, reach: OutboundReach, options: { all?: boolean; family?: number } = {}): Promise<{ address?: string | LookupAddress[]; family?: number; error?: Error }> {
   return new Promise((resolve) =>
-    guardedLookup(policy)(hostname, { all: false, family: 0, ...options } as never, (error: Error | null, address: string | LookupAddress[], family?: number) =>
+    guardedLookup(reach)(hostname, { all: false, family: 0, ...options } as never, (error: Error | null, address: string | LookupAddress[], family?: number) =>
       resolve(error ? { error } : options.all ? { address } : { address, family }),
     ),
   );
 }
 
 describe('the lookup a request connects with', () => {
+  it('resolves through the system resolver unless a test answers: every address of a name, or those of the family asked', async () => {
+    const all = await realResolve('localhost');
+    expect(all.map(({ address }) => address)).toContain('127.0.0.1');
+    const v4Only = await realResolve('localhost', 4);
+    expect(v4Only.length > 0 && v4Only.every(({ family }) => family === 4)).toBe(true);
+  });
+
+
   it.each(['loopback', 'metadata', 'private', 'cgnat', 'v6-loopback', 'unique-local', 'link-local', 'mapped', 'mixed', 'private-first', 'nothing'])('refuses a name resolving to a %s address (or none), one or all asked', async (name) => {
     for (const all of [false, true]) {
       const { error, address } = await connectLookup(`${name}.test`, DEPLOYED, { all });
@@ -176,7 +184,7 @@ describe('the lookup a request connects with', () => {
     expect(asked).toEqual(['public.test', 'public.test', 'public.test/6']);
   });
 
-  it('connects a private name under a local policy, but never a name with no address; a failed lookup is its own error', async () => {
+  it('connects a private name under a local reach, but never a name with no address; a failed lookup is its own error', async () => {
     expect(await connectLookup('mixed.test', LOCAL, { all: true })).toEqual({ address: RECORDS['mixed.test'] });
     expect(await connectLookup('loopback.test', LOCAL)).toEqual({ address: '127.0.0.1', family: 4 });
     expect((await connectLookup('nothing.test', LOCAL)).error).toBeInstanceOf(BlockedAddressError);
@@ -193,9 +201,9 @@ describe('a request under the guard', () => {
   afterAll(() => new Promise<void>((resolve) => (connections.forEach((socket) => socket.destroy()), server.close(() => resolve()))));
 
   /** The status a request answered, or the error it ended with. */
-  const outcome = (url: string, policy: OutboundPolicy) =>
+  const outcome = (url: string, reach: OutboundReach) =>
     new Promise<number | Error>((resolve) => {
-      const outgoing = outboundRequest(new URL(url), policy, { method: 'GET' }, (answer) => (answer.resume(), resolve(answer.statusCode!)));
+      const outgoing = outboundRequest(new URL(url), reach, { method: 'GET' }, (answer) => (answer.resume(), resolve(answer.statusCode!)));
       outgoing.on('error', resolve);
       outgoing.end();
     });
@@ -208,7 +216,7 @@ describe('a request under the guard', () => {
     expect([asked, connections.length]).toEqual([[], 0]);
   });
 
-  it('connects through the guarded lookup: a name resolving to loopback reaches nothing, and under a local policy reaches the host', async () => {
+  it('connects through the guarded lookup: a name resolving to loopback reaches nothing, and under a local reach reaches the host', async () => {
     const port = await listening;
     const refused = await outcome(`https://loopback.test:${port}/`, DEPLOYED);
     expect(refused).toBeInstanceOf(BlockedAddressError);

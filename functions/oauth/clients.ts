@@ -6,7 +6,7 @@ import { clock } from '#shared/clock';
 import { newId } from '#shared/ids';
 import { OAuthError } from './errors';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { BlockedAddressError, canonicalHost, outboundRequest, refusalBeforeLookup, type OutboundPolicy } from '#shared/net/outbound';
+import { BlockedAddressError, canonicalHost, outboundRequest, refusalBeforeLookup, type OutboundReach } from '#shared/net/outbound';
 import { OAUTH_CLIENT_ENTITY, oauthKeys } from './entity';
 import { clientDocumentHosts, OAUTH_LIMITS } from './settings';
 import { ClientMetadataDocument, RegisterClientBody } from './schema';
@@ -149,19 +149,19 @@ const hostPort = (url: URL) => `${canonicalHost(url.hostname)}:${url.port || '44
  */
 function fetchDocument(clientId: string): Promise<{ text: string; cacheControl?: string }> {
   const url = new URL(clientId);
-  const policy: OutboundPolicy = { local: clientDocumentHosts.allowed.has(hostPort(url)) };
+  const reach: OutboundReach = { local: clientDocumentHosts.allowed.has(hostPort(url)) };
   const refused = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${clientId} could not be read: ${why}`, 401);
   // A client_id is a document's URL only when https (isDocumentUrl): the guard's one refusal before lookup left is the host.
-  if (refusalBeforeLookup(url, policy)) return Promise.reject(refused('its host is a private, loopback or link-local address'));
+  if (refusalBeforeLookup(url, reach)) return Promise.reject(refused('its host is a private, loopback or link-local address'));
   let cancel = () => {};
   const read = new Promise<{ text: string; cacheControl?: string }>((resolve, reject) => {
     const outgoing = outboundRequest(
       url,
-      policy,
+      reach,
       {
         method: 'GET',
         headers: { accept: 'application/json', 'user-agent': 'SalesPipeline-OAuth/1.0' },
-        ...(policy.local && clientDocumentHosts.ca ? { ca: clientDocumentHosts.ca } : {}),
+        ...(reach.local && clientDocumentHosts.ca ? { ca: clientDocumentHosts.ca } : {}),
       },
       (answer) => {
         if (answer.statusCode !== 200) {

@@ -1,8 +1,8 @@
-import { refusalAfterLookup, refusalBeforeLookup, type OutboundPolicy, type OutboundRefusal } from '#shared/net/outbound';
+import { refusalAfterLookup, refusalBeforeLookup, type OutboundReach, type OutboundRefusal } from '#shared/net/outbound';
 import { webhookSettings } from './settings';
 
 /** Webhooks' use of the outbound guard: every URL local under `npm start` and the tests, none deployed (read per request, as a test switches it). */
-export const webhookPolicy = (): OutboundPolicy => ({ local: webhookSettings.allowPrivateUrls });
+export const webhookReach = (): OutboundReach => ({ local: webhookSettings.allowPrivateUrls });
 
 /** Each refusal as a webhook's (or an automation step's) `url` field is told it. */
 const REFUSALS: Record<OutboundRefusal, string> = {
@@ -13,7 +13,7 @@ const REFUSALS: Record<OutboundRefusal, string> = {
 
 /** Why a URL may not receive webhooks, or undefined when it may. */
 export function refusalOf(url: URL): string | undefined {
-  const refusal = refusalBeforeLookup(url, webhookPolicy());
+  const refusal = refusalBeforeLookup(url, webhookReach());
   return refusal && REFUSALS[refusal];
 }
 
@@ -22,6 +22,6 @@ export function refusalOf(url: URL): string | undefined {
  * now is accepted (DNS can fail briefly); every delivery resolves it again.
  */
 export async function resolvedRefusalOf(url: URL): Promise<string | undefined> {
-  const refusal = await refusalAfterLookup(url, webhookPolicy());
+  const refusal = await refusalAfterLookup(url, webhookReach());
   return refusal && REFUSALS[refusal];
 }

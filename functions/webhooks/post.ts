@@ -1,5 +1,5 @@
 import { outboundRequest } from '#shared/net/outbound';
-import { refusalOf, webhookPolicy } from './destination';
+import { refusalOf, webhookReach } from './destination';
 import { webhookSettings } from './settings';
 import { signedHeaders } from '#shared/signed-posts';
 import { clock } from '#shared/clock';
@@ -56,7 +56,7 @@ export function postSigned(url: string, secrets: string[], id: string, body: str
     ...signedHeaders(secrets, { id, timestamp: Math.floor(started / 1000), body }),
   };
   return new Promise((resolve) => {
-    const outgoing = outboundRequest(target, webhookPolicy(), { method: 'POST', headers, timeout: webhookSettings.timeoutMs, signal: AbortSignal.timeout(webhookSettings.timeoutMs) }, (answer) => {
+    const outgoing = outboundRequest(target, webhookReach(), { method: 'POST', headers, timeout: webhookSettings.timeoutMs, signal: AbortSignal.timeout(webhookSettings.timeoutMs) }, (answer) => {
       resolve(done(answer.statusCode ?? null, null, answer.headers['retry-after']));
       let read = 0;
       answer.on('data', (chunk: Buffer) => {

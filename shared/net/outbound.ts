@@ -106,7 +106,7 @@ export function canonicalHost(hostname: string): string {
  * network (a developer's receiver under `npm start`, the tests' hosts); never deployed. Each caller decides it: for
  * every URL from one switch (webhooks), or for the hosts a test names (client documents).
  */
-export interface OutboundPolicy {
+export interface OutboundReach {
   local: boolean;
 }
 
@@ -114,8 +114,8 @@ export interface OutboundPolicy {
 export type OutboundRefusal = 'NOT_HTTPS' | 'PRIVATE_HOST' | 'RESOLVES_PRIVATE';
 
 /** Why a URL may not be reached, judged before its host is resolved, or undefined when it may. */
-export function refusalBeforeLookup(url: URL, policy: OutboundPolicy): OutboundRefusal | undefined {
-  if (policy.local) return undefined;
+export function refusalBeforeLookup(url: URL, reach: OutboundReach): OutboundRefusal | undefined {
+  if (reach.local) return undefined;
   if (url.protocol !== 'https:') return 'NOT_HTTPS';
   const host = canonicalHost(url.hostname);
   if (host === 'localhost' || host.endsWith('.localhost')) return 'PRIVATE_HOST';
@@ -131,10 +131,10 @@ export const outboundDns = {
  * Why a URL may not be reached after resolving its host now, or undefined: for a URL being saved. A name that does
  * not resolve now is accepted (DNS can fail briefly); every request resolves it again as it connects.
  */
-export async function refusalAfterLookup(url: URL, policy: OutboundPolicy): Promise<OutboundRefusal | undefined> {
-  const refusal = refusalBeforeLookup(url, policy);
+export async function refusalAfterLookup(url: URL, reach: OutboundReach): Promise<OutboundRefusal | undefined> {
+  const refusal = refusalBeforeLookup(url, reach);
   const host = canonicalHost(url.hostname);
-  if (refusal || policy.local || isIP(host)) return refusal;
+  if (refusal || reach.local || isIP(host)) return refusal;
   const addresses = await outboundDns.resolve(host).catch(() => []);
   return addresses.some(({ address }) => isBlockedAddress(address)) ? 'RESOLVES_PRIVATE' : undefined;
 }
@@ -153,11 +153,11 @@ export class BlockedAddressError extends Error {
  * is the address connected to (DNS rebinding gets no second answer).
  */
 export const guardedLookup =
-  (policy: OutboundPolicy): LookupFunction =>
+  (reach: OutboundReach): LookupFunction =>
   (hostname, options, callback) => {
     outboundDns.resolve(canonicalHost(hostname), options.family as number | undefined).then(
       (addresses) => {
-        if (addresses.length === 0 || (!policy.local && addresses.some(({ address }) => isBlockedAddress(address)))) return callback(new BlockedAddressError(hostname), '', 4);
+        if (addresses.length === 0 || (!reach.local && addresses.some(({ address }) => isBlockedAddress(address)))) return callback(new BlockedAddressError(hostname), '', 4);
         if (options.all) return (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);
       },
@@ -176,9 +176,9 @@ export class OutboundRefusedError extends Error {
  * Opens a request to a URL under the guard, the only way the API reaches a URL someone else chose: refused before the
  * host is resolved (OutboundRefusedError), or connected through `guardedLookup`.
  */
-export function outboundRequest(url: URL, policy: OutboundPolicy, options: RequestOptions, onAnswer: (answer: IncomingMessage) => void): ClientRequest {
-  const refusal = refusalBeforeLookup(url, policy);
+export function outboundRequest(url: URL, reach: OutboundReach, options: RequestOptions, onAnswer: (answer: IncomingMessage) => void): ClientRequest {
+  const refusal = refusalBeforeLookup(url, reach);
   if (refusal) throw new OutboundRefusedError(refusal);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return send(url, { ...options, lookup: guardedLookup(policy) }, onAnswer);
+  return send(url, { ...options, lookup: guardedLookup(reach) }, onAnswer);
 }
