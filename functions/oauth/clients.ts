@@ -49,11 +49,11 @@ export function hasRedirectUri(client: OAuthClient, asked: string): boolean {
 }
 
 /** Registers a client (RFC 7591): it expires unless something is granted to it within OAUTH_LIMITS.unusedRegistrationSeconds. */
-export async function registerClient(metadata: v.InferOutput<typeof RegisterClientBody>): Promise<OAuthClient & { createdAt: string }> {
+export async function registerClient(metadata: v.InferOutput<typeof RegisterClientBody>): Promise<Omit<OAuthClient, 'kind'> & { createdAt: string }> {
   const client = { clientId: newId('client'), clientName: metadata.client_name ?? 'Unnamed client', redirectUris: metadata.redirect_uris, createdAt: new Date(clock.now()).toISOString() };
   const expires = Math.floor(clock.now() / 1000) + OAUTH_LIMITS.unusedRegistrationSeconds;
   await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...oauthKeys.registeredClient(client.clientId), entity: OAUTH_CLIENT_ENTITY, ...client, [TTL_ATTRIBUTE]: expires }, ConditionExpression: 'attribute_not_exists(pk)' }));
-  return { kind: 'registered', ...client };
+  return client;
 }
 
 /** A registered client is kept once something has been granted to it. */
