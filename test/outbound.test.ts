@@ -237,7 +237,7 @@ describe('every request the API sends to a URL', () => {
     'functions/mcp/server.ts': "a tool call to the API's own configured URL",
     'shared/aws/secrets-extension.ts': "the Parameters and Secrets extension on the function's own localhost",
   };
-  const OUTBOUND = /\bfetch\(|import\s*\{[^}]*\b(request|get)\b[^}]*\}\s*from\s*'node:(https?|http2)'|from\s*'node:(net|tls)'[^;]*\bconnect\b|\bundici\b|\baxios\b/;
+  const OUTBOUND = /\bfetch\(|import\s*\{[^}]*\b(request|get)\b[^}]*\}\s*from\s*'node:(https?|http2)'|\bhttps?2?\.(request|get|connect)\(|from\s*'node:(net|tls)'[^;]*\bconnect\b|\bundici\b|\baxios\b/;
   const files = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : []));
 
