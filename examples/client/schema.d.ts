@@ -13277,7 +13277,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri`, `invalid_client_metadata` or `temporarily_unavailable`. */
                         error: string;
                         error_description: string;
                     } | components["schemas"]["ErrorEnvelope"];
@@ -13294,7 +13294,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri`, `invalid_client_metadata` or `temporarily_unavailable`. */
                         error: string;
                         error_description: string;
                     } | components["schemas"]["ErrorEnvelope"];
@@ -13476,7 +13476,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri`, `invalid_client_metadata` or `temporarily_unavailable`. */
                         error: string;
                         error_description: string;
                     } | components["schemas"]["ErrorEnvelope"];
@@ -13491,7 +13491,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri`, `invalid_client_metadata` or `temporarily_unavailable`. */
                         error: string;
                         error_description: string;
                     };
@@ -13508,7 +13508,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`. */
+                        /** @description `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri`, `invalid_client_metadata` or `temporarily_unavailable`. */
                         error: string;
                         error_description: string;
                     } | components["schemas"]["ErrorEnvelope"];

@@ -1,6 +1,3 @@
-import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import { lookup } from 'node:dns/promises';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { config } from '#shared/config';
@@ -9,13 +6,14 @@ import { clock } from '#shared/clock';
 import { newId } from '#shared/ids';
 import { OAuthError } from './errors';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { canonicalHost, isBlockedAddress } from '../webhooks/destination';
+import { BlockedAddressError, canonicalHost, outboundRequest, refusalBeforeLookup, type OutboundReach } from '#shared/net/outbound';
 import { OAUTH_CLIENT_ENTITY, oauthKeys } from './entity';
 import { clientDocumentHosts, OAUTH_LIMITS } from './settings';
 import { ClientMetadataDocument, RegisterClientBody } from './schema';
 
-/** A client as the authorization server knows it: registered here, or described by its own https document. */
+/** A client as the authorization server knows it: registered here, or described by its own https document (its kind, decided as it is read). */
 export interface OAuthClient {
+  kind: 'registered' | 'document';
   clientId: string;
   clientName: string;
   redirectUris: string[];
@@ -51,7 +49,7 @@ export function hasRedirectUri(client: OAuthClient, asked: string): boolean {
 }
 
 /** Registers a client (RFC 7591): it expires unless something is granted to it within OAUTH_LIMITS.unusedRegistrationSeconds. */
-export async function registerClient(metadata: v.InferOutput<typeof RegisterClientBody>): Promise<OAuthClient & { createdAt: string }> {
+export async function registerClient(metadata: v.InferOutput<typeof RegisterClientBody>): Promise<Omit<OAuthClient, 'kind'> & { createdAt: string }> {
   const client = { clientId: newId('client'), clientName: metadata.client_name ?? 'Unnamed client', redirectUris: metadata.redirect_uris, createdAt: new Date(clock.now()).toISOString() };
   const expires = Math.floor(clock.now() / 1000) + OAUTH_LIMITS.unusedRegistrationSeconds;
   await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...oauthKeys.registeredClient(client.clientId), entity: OAUTH_CLIENT_ENTITY, ...client, [TTL_ATTRIBUTE]: expires }, ConditionExpression: 'attribute_not_exists(pk)' }));
@@ -69,7 +67,7 @@ async function registeredClient(clientId: string): Promise<OAuthClient | undefin
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: oauthKeys.registeredClient(clientId) }));
   // DynamoDB deletes an expired item within days: until then it is as good as gone.
   if (!Item || (typeof Item[TTL_ATTRIBUTE] === 'number' && Item[TTL_ATTRIBUTE] * 1000 <= clock.now())) return undefined;
-  return { clientId: Item.clientId as string, clientName: Item.clientName as string, redirectUris: Item.redirectUris as string[] };
+  return { kind: 'registered', clientId: Item.clientId as string, clientName: Item.clientName as string, redirectUris: Item.redirectUris as string[] };
 }
 
 /** Whether a client_id is a client ID metadata document's URL: https, with a path. */
@@ -138,57 +136,32 @@ function documentClient(url: string, text: string): OAuthClient {
   if (parsed.output.client_id !== url) throw refused(`names another client_id (${parsed.output.client_id})`);
   const redirectUris = parsed.output.redirect_uris.filter((uri) => redirectUriRefusal(uri) === undefined);
   if (redirectUris.length === 0) throw refused(`has no redirect URI this server accepts: ${redirectUriRefusal(parsed.output.redirect_uris[0]!)}`);
-  return { clientId: url, clientName: parsed.output.client_name ?? new URL(url).host, redirectUris };
+  return { kind: 'document', clientId: url, clientName: parsed.output.client_name ?? new URL(url).host, redirectUris };
 }
 
 /** host:port as the test setting names hosts. */
 const hostPort = (url: URL) => `${canonicalHost(url.hostname)}:${url.port || '443'}`;
 
-/** How a document's host is resolved: every address of the name. A seam for the tests, which have no DNS of their own. */
-export const documentDns = { resolve: (hostname: string) => lookup(hostname, { all: true }) };
-
 /**
- * The DNS lookup a document is fetched with: the address checked is the address connected to, and a name with any
- * private, loopback or link-local address is refused (the first may be the one connected to), but on a host the test
- * setting names.
- */
-const documentLookup =
-  (allowPrivate: boolean): LookupFunction =>
-  (hostname, options, callback) => {
-    documentDns.resolve(canonicalHost(hostname)).then(
-      (addresses) => {
-        if (addresses.length === 0 || (!allowPrivate && addresses.some(({ address }) => isBlockedAddress(address)))) {
-          return callback(Object.assign(new Error(`${hostname} resolves to a private, loopback or link-local address`), { code: 'EBLOCKEDADDRESS' }), '', 4);
-        }
-        if (options.all) return (callback as unknown as (error: null, all: { address: string; family: number }[]) => void)(null, addresses);
-        callback(null, addresses[0]!.address, addresses[0]!.family);
-      },
-      (error: NodeJS.ErrnoException) => callback(error, '', 4),
-    );
-  };
-
-/**
- * GETs a client ID metadata document under the webhook destinations' guard: https only, no redirect followed, no
+ * GETs a client ID metadata document under the outbound guard: https only, no redirect followed, no
  * private address (before and after resolution), at most OAUTH_LIMITS.documentBytes, all of it (DNS, connect, TLS,
  * the body) within one deadline on the clock, documentDeadlineMs.
  */
 function fetchDocument(clientId: string): Promise<{ text: string; cacheControl?: string }> {
   const url = new URL(clientId);
-  const allowPrivate = clientDocumentHosts.allowed.has(hostPort(url));
+  const reach: OutboundReach = { local: clientDocumentHosts.allowed.has(hostPort(url)) };
   const refused = (why: string) => new OAuthError('invalid_client', `The client ID metadata document at ${clientId} could not be read: ${why}`, 401);
-  const host = canonicalHost(url.hostname);
-  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) && isBlockedAddress(host)))) {
-    return Promise.reject(refused('its host is a private, loopback or link-local address'));
-  }
+  // A client_id is a document's URL only when https (isDocumentUrl): the guard's one refusal before lookup left is the host.
+  if (refusalBeforeLookup(url, reach)) return Promise.reject(refused('its host is a private, loopback or link-local address'));
   let cancel = () => {};
   const read = new Promise<{ text: string; cacheControl?: string }>((resolve, reject) => {
-    const outgoing = httpsRequest(
+    const outgoing = outboundRequest(
       url,
+      reach,
       {
         method: 'GET',
         headers: { accept: 'application/json', 'user-agent': 'SalesPipeline-OAuth/1.0' },
-        lookup: documentLookup(allowPrivate),
-        ...(allowPrivate && clientDocumentHosts.ca ? { ca: clientDocumentHosts.ca } : {}),
+        ...(reach.local && clientDocumentHosts.ca ? { ca: clientDocumentHosts.ca } : {}),
       },
       (answer) => {
         if (answer.statusCode !== 200) {
@@ -214,7 +187,7 @@ function fetchDocument(clientId: string): Promise<{ text: string; cacheControl?:
       reject(late);
       outgoing.destroy(late);
     });
-    outgoing.on('error', (error: NodeJS.ErrnoException) => reject(refused(error.code === 'EBLOCKEDADDRESS' ? 'its host resolves to a private, loopback or link-local address' : error.message)));
+    outgoing.on('error', (error: Error) => reject(refused(error instanceof BlockedAddressError ? 'its host resolves to a private, loopback or link-local address' : error.message)));
     outgoing.end();
   });
   return read.finally(() => cancel());

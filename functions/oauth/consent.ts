@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ValidationError } from '#shared/errors';
 import { OAuthError } from './errors';
 import { sameSecret } from '#shared/auth/tokens';
-import { API_KEY_SCOPES, type ApiKeyScope } from '#shared/auth/scopes';
+import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
 import { hasRedirectUri, resolveClient, type OAuthClient } from './clients';
 import type { AuthorizeQuery } from './schema';
 
@@ -48,7 +48,7 @@ export async function checkAuthorizationRequest(params: v.InferOutput<typeof Aut
   if (!/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)) throw refused('code_challenge', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
   if (params.resource !== undefined && params.resource !== mcpResource) throw refused('resource', `resource must be ${mcpResource}: this server issues tokens for its own MCP server only (invalid_target)`);
   const asked = (params.scope ?? '').split(' ').filter(Boolean);
-  const unknown = asked.find((scope) => !(API_KEY_SCOPES as readonly string[]).includes(scope));
+  const unknown = asked.find((scope) => !isApiKeyScope(scope));
   if (unknown) throw refused('scope', `scope ${unknown} is none of ${API_KEY_SCOPES.join(', ')} (invalid_scope)`);
   return { client, redirectUri: params.redirect_uri, state: params.state, codeChallenge: params.code_challenge, resource: mcpResource };
 }
@@ -72,8 +72,6 @@ export function checkCsrf(posted: string | undefined, cookieHeader: string | und
   }
 }
 
-/** Whether a key of `key` scope may grant `asked` (read < write < full). */
-export const mayGrant = (key: ApiKeyScope, asked: ApiKeyScope) => API_KEY_SCOPES.indexOf(asked) <= API_KEY_SCOPES.indexOf(key);
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -102,9 +100,11 @@ export function consentPage(request: AuthorizationRequest, params: Record<string
   const scopes = API_KEY_SCOPES.map((scope) => `<label><input type="radio" name="granted_scope" value="${scope}"${scope === 'read' ? ' checked' : ''}> ${escape(SCOPE_WORDS[scope])}</label>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect ${escape(request.client.clientName)}</title>
-<style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}label{display:block;margin:.4rem 0}input[type=password]{width:100%;padding:.5rem;font:inherit}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}small{color:#555}</style></head>
+<style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
+label{display:block;margin:.4rem 0}input[type=password]{width:100%;padding:.5rem;font:inherit}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}small{color:#555}</style></head>
 <body><h1>Connect ${escape(request.client.clientName)}</h1>
-<p><strong>${escape(request.client.clientName)}</strong> asks to use the sales pipeline of your organization through its MCP server. You will be sent back to <strong>${escape(new URL(request.redirectUri).host)}</strong>.</p>
+<p><strong>${escape(request.client.clientName)}</strong> asks to use the sales pipeline of your organization through its MCP server.
+You will be sent back to <strong>${escape(new URL(request.redirectUri).host)}</strong>.</p>
 ${problem ? `<p role="alert"><strong>${escape(problem)}</strong></p>` : ''}<form method="post" action="${escape(action)}">${hidden}
 <label>An API key of your organization <input type="password" name="api_key" autocomplete="off" required></label>
 <small>It proves you may grant access; it is not given to ${escape(request.client.clientName)}. What you grant is never more than the key may do, and ends when the key is revoked.</small>

@@ -5,14 +5,15 @@ import { routeHandler } from '#shared/http/route-handler';
 import { Answer, EmptyAnswer } from '#shared/http/answer';
 import { publicBaseUrl } from '#shared/http/base-url';
 import { ValidationError } from '#shared/errors';
-import { OAuthError } from './errors';
+import { OAuthError, type OAuthErrorCode } from './errors';
 import { parseOrThrow, validationDetails } from '#shared/validation';
 import { findActiveKeyByToken } from '#shared/auth/api-keys';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { redirectUriRefusal, registerClient, resolveClient } from './clients';
-import { checkAuthorizationRequest, checkCsrf, consentPage, mayGrant, newCsrfToken, pageHeaders, redirectTo, type AuthorizationRequest } from './consent';
+import { checkAuthorizationRequest, checkCsrf, consentPage, newCsrfToken, pageHeaders, redirectTo, type AuthorizationRequest } from './consent';
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
 import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
+import { mayGrant } from './scopes';
 import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens } from './store';
 import * as routes from './routes';
 import { limitConsent, limitRegistration, limitTokenAddress, limitTokenClient } from './limit-sources';
@@ -39,7 +40,7 @@ function formFields(body: string | null, refuse: (name: string) => Error): Recor
 }
 
 /** The first fault of an OAuth request, as OAuth's invalid_request naming the field. */
-function oauthParse<S extends v.GenericSchema>(schema: S, input: unknown, error = 'invalid_request'): v.InferOutput<S> {
+function oauthParse<S extends v.GenericSchema>(schema: S, input: unknown, error: OAuthErrorCode = 'invalid_request'): v.InferOutput<S> {
   const parsed = v.safeParse(schema, input);
   if (parsed.success) return parsed.output;
   const { path, message } = validationDetails(parsed.issues, '')[0]!;

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vit
 import { useTestApi } from '../../test/support/api';
 import { clientDocumentHost, consent, hangingHost, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
 import { clientDocumentHosts, OAUTH_LIMITS } from './settings';
-import { documentDns, forgetClientDocuments, resolveClient } from './clients';
+import { forgetClientDocuments, resolveClient } from './clients';
+import { outboundDns } from '#shared/net/outbound';
 import type { OAuthError } from './errors';
 import { getOAuthAuthorize } from './routes';
 
@@ -116,10 +117,10 @@ describe('a client ID metadata document’s host', () => {
   const RESOLVES_PRIVATE = 'its host resolves to a private, loopback or link-local address';
   const resolved: string[] = [];
   let answers: Record<string, { address: string; family: number }[]> = {};
-  const realDns = documentDns.resolve;
+  const realDns = outboundDns.resolve;
   beforeEach(() => {
     resolved.length = 0;
-    documentDns.resolve = async (hostname) => {
+    outboundDns.resolve = async (hostname) => {
       resolved.push(hostname);
       const found = answers[hostname];
       if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
@@ -127,7 +128,7 @@ describe('a client ID metadata document’s host', () => {
     };
   });
   afterEach(() => {
-    documentDns.resolve = realDns;
+    outboundDns.resolve = realDns;
   });
 
   it('written as a private, loopback or link-local address in any form is refused before any lookup', async () => {
@@ -291,9 +292,9 @@ describe('a client ID metadata document’s host that never answers', () => {
     const clientId = `${host.origin}/client.json`;
     // Each fetch looks its host up as it opens its connection: counted, as the second connection may not be accepted before the deadline.
     const lookups: string[] = [];
-    const realDns = documentDns.resolve;
-    documentDns.resolve = (hostname) => (lookups.push(hostname), realDns(hostname));
-    onTestFinished(() => void (documentDns.resolve = realDns));
+    const realDns = outboundDns.resolve;
+    outboundDns.resolve = (hostname, family) => (lookups.push(hostname), realDns(hostname, family));
+    onTestFinished(() => void (outboundDns.resolve = realDns));
     let settled = 0;
     const both = [resolveClient(clientId), resolveClient(clientId)].map((fetched) => fetched.then(() => 'resolved', (error: OAuthError) => ((settled += 1), [error.error, error.description])));
     await host.received(1);

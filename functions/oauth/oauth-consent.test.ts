@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
+import { API_KEY_SCOPES, scopeAllows } from '#shared/auth/scopes';
+import { covers, mayGrant, narrowerScope } from './scopes';
 import { useTestApi } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
@@ -91,5 +93,17 @@ describe('the consent post', () => {
     expect([res!.status, res!.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     // Nothing written but the address's count of consent posts (the per-source limit).
     expect(calls.filter((command) => !/^(Get|Query)/.test(command))).toEqual(['UpdateItemCommand']);
+  });
+});
+
+describe('scopes compared', () => {
+  it('by their one order, which is the order of what each allows: a scope covers another when it allows every method the other does', () => {
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+    const allowed = (scope: (typeof API_KEY_SCOPES)[number]) => methods.filter((method) => scopeAllows(scope, method));
+    const compared = API_KEY_SCOPES.flatMap((a) => API_KEY_SCOPES.map((b) => [a, b, covers(a, b), mayGrant(a, b), narrowerScope(a, b)]));
+    const bySets = API_KEY_SCOPES.flatMap((a) => API_KEY_SCOPES.map((b) => [a, b, ...[allowed(b).every((method) => allowed(a).includes(method))].flatMap((wider) => [wider, wider, wider ? b : a])]));
+    expect(compared).toEqual(bySets);
+    // The order written out: each covers itself and those before it alone.
+    expect(compared.filter(([, , covered]) => covered).map(([a, b]) => `${a}>=${b}`)).toEqual(['read>=read', 'write>=read', 'write>=write', 'full>=read', 'full>=write', 'full>=full']);
   });
 });

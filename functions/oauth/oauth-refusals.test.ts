@@ -122,7 +122,7 @@ describe('a code exchanged at the token endpoint', () => {
     const { exchange, verifier } = await issuedCode(apiKey);
     for (const malformed of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}+`, `${'a'.repeat(42)}=`, `${verifier.slice(0, -1)} `]) {
       const res = await token({ ...exchange, code_verifier: malformed });
-      expect([res.status, res.body.error, res.body.error_description], malformed).toEqual([400, 'invalid_request', expect.stringContaining('code_verifier must be 43 to 128 characters')]);
+      expect([res.status, res.body], malformed).toEqual([400, { error: 'invalid_request', error_description: 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636)' }]);
     }
     for (const wrong of ['a'.repeat(43), 'a'.repeat(128), `${verifier.slice(0, -1)}${verifier.endsWith('A') ? 'B' : 'A'}`, `${verifier}a`]) {
       const res = await token({ ...exchange, code_verifier: wrong });
@@ -146,7 +146,7 @@ describe('a code exchanged at the token endpoint', () => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => token(exchange)));
     expect(answers.map((res) => res.status).sort()).toEqual([200, 400, 400, 400]);
     const won = answers.find((res) => res.status === 200)!.body;
-    for (const lost of answers.filter((res) => res.status !== 200)) expect(lost.body.error).toBe('invalid_grant');
+    for (const lost of answers.filter((res) => res.status !== 200)) expect(lost.body).toEqual({ error: 'invalid_grant', error_description: 'code was already used: the grant it belongs to is revoked; authorize again' });
     expect((await mcpCall(won.access_token)).status).toBe(401);
     expect((await token({ grant_type: 'refresh_token', refresh_token: won.refresh_token, client_id: exchange.client_id })).body.error).toBe('invalid_grant');
     expect((await owner.get('/v1/oauth/grants')).body.grants).toEqual([]);
@@ -219,6 +219,9 @@ describe('a refresh token', () => {
     const { clientId, tokens } = await grantedTokens(apiKey);
     const answers = await Promise.all(Array.from({ length: 4 }, () => token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId })));
     expect(answers.map((res) => res.status).sort()).toEqual([200, 400, 400, 400]);
+    // Spent meanwhile, or already spent when read, or its grant already revoked by another that lost.
+    const reused = /^(refresh_token was already used: the grant it belongs to is revoked; authorize again|the grant was revoked; authorize again)$/;
+    for (const lost of answers.filter((res) => res.status !== 200)) expect(lost.body).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(reused) });
     const won = answers.find((res) => res.status === 200)!.body;
     expect((await mcpCall(won.access_token)).status).toBe(401);
   });

@@ -47,7 +47,10 @@ const protectedResource = (path: string, operationId: string, summary: string) =
     method: 'GET',
     path,
     summary,
-    description: 'The MCP server’s protected resource metadata (RFC 9728): its `resource` (`<base>/mcp`, the audience of its tokens), its authorization server (this API), and the scopes it takes. The same document at the root path and at the MCP server’s own, as clients probe both. A 401 from `/mcp` names it in `WWW-Authenticate: Bearer resource_metadata="…", scope="read"`.',
+    description: 'The MCP server’s protected resource metadata (RFC 9728): its `resource` (`<base>/mcp`, the ' +
+      'audience of its tokens), its authorization server (this API), and the scopes it takes. The same document ' +
+      'at the root path and at the MCP server’s own, as clients probe both. A 401 from `/mcp` names it in ' +
+      '`WWW-Authenticate: Bearer resource_metadata="…", scope="read"`.',
     dynamodb: [],
     status: 200,
     request: {},
@@ -66,7 +69,11 @@ const authorizationServer = (path: string, operationId: string, summary: string)
     path,
     summary,
     description:
-      'The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: the authorization code grant with PKCE S256 only, public clients (`token_endpoint_auth_methods_supported: ["none"]`), dynamic registration at `registration_endpoint`, client ID metadata documents (`client_id_metadata_document_supported`), and `iss` in every authorization response (RFC 9207). No OpenID Connect: no ID tokens.',
+      'The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: ' +
+      'the authorization code grant with PKCE S256 only, public clients (`token_endpoint_auth_methods_supported: ' +
+      '["none"]`), dynamic registration at `registration_endpoint`, client ID metadata documents ' +
+      '(`client_id_metadata_document_supported`), and `iss` in every authorization response (RFC 9207). No ' +
+      'OpenID Connect: no ID tokens.',
     dynamodb: [],
     status: 200,
     request: {},
@@ -83,7 +90,12 @@ export const registerOAuthClient = defineRoute({
   method: 'POST',
   path: OAUTH_PATHS.register,
   summary: 'Register an OAuth client (dynamic client registration, RFC 7591)',
-  description: `For clients that register themselves (a client with an https client ID metadata document needs not). Public clients only (\`token_endpoint_auth_method: "none"\`, PKCE); redirect URIs are https, or http on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after ${UNUSED_REGISTRATION_LIFETIME} unless an organization grants it access; the token endpoint then answers \`invalid_client\`, and the client registers again. Refusals are OAuth’s: \`invalid_redirect_uri\` or \`invalid_client_metadata\`, the description naming the field.`,
+  description: `For clients that register themselves (a client with an https client ID metadata document needs ` +
+    `not). Public clients only (\`token_endpoint_auth_method: "none"\`, PKCE); redirect URIs are https, or http ` +
+    `on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after ` +
+    `${UNUSED_REGISTRATION_LIFETIME} unless an organization grants it access; the token endpoint then answers ` +
+    `\`invalid_client\`, and the client registers again. Refusals are OAuth’s: \`invalid_redirect_uri\` or ` +
+    `\`invalid_client_metadata\`, the description naming the field.`,
   // The source's counters, then the client's item, in a partition of its own (no organization's).
   dynamodb: ['UpdateItem', 'PutItem'],
   status: 201,
@@ -100,7 +112,11 @@ export const registerOAuthClient = defineRoute({
 });
 
 const AUTHORIZE_DESCRIPTION =
-  'A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`.';
+  'A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key ' +
+  'of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` ' +
+  'or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no ' +
+  'script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 ' +
+  'only; `resource`, when given, must be this API’s `/mcp`.';
 
 /** Nothing redirects before the person has answered the page (RFC 9700 §4.11.2): whoever registers a redirect URI could otherwise send anyone there through this API. */
 const AUTHORIZE_REFUSALS =
@@ -164,7 +180,14 @@ export const postOAuthToken = defineRoute({
   method: 'POST',
   path: OAUTH_PATHS.token,
   summary: 'Exchange a code, or refresh, for tokens (OAuth token endpoint)',
-  description: `\`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256) and \`client_id\`; or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`; \`resource\`, when given, must be this API’s \`/mcp\`. Answers an access token for \`POST /mcp\` alone (${OAUTH_LIMITS.accessTokenSeconds / 60} minutes) and a refresh token (${OAUTH_LIMITS.refreshTokenSeconds / 86_400} days, one use: each refresh answers the next; a refresh token or code used twice revokes the grant). Refusals are OAuth’s (RFC 6749 §5.2): \`invalid_grant\`, \`invalid_target\`, \`invalid_request\`, \`unsupported_grant_type\`, and \`invalid_client\` (401) for a client this server does not know, so that it registers again.`,
+  description: `\`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256) ` +
+    `and \`client_id\`; or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`; \`resource\`, ` +
+    `when given, must be this API’s \`/mcp\`. Answers an access token for \`POST /mcp\` alone ` +
+    `(${OAUTH_LIMITS.accessTokenSeconds / 60} minutes) and a refresh token ` +
+    `(${OAUTH_LIMITS.refreshTokenSeconds / 86_400} days, one use: each refresh answers the next; a refresh token ` +
+    `or code used twice revokes the grant). Refusals are OAuth’s (RFC 6749 §5.2): \`invalid_grant\`, ` +
+    `\`invalid_target\`, \`invalid_request\`, \`unsupported_grant_type\`, and \`invalid_client\` (401) for a ` +
+    `client this server does not know, so that it registers again.`,
   // The code or refresh token (gsi1), the key, the grant and the registered client; the tokens in one transaction.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { deletedSchema, PrefixedId, Timestamp } from '#shared/schema';
 import { UNUSED_REGISTRATION_LIFETIME } from './settings';
+import { OAUTH_ERROR_CODES } from './errors';
 import { atMostCharacters } from '#shared/schema/text';
 
 /** Scopes as OAuth writes them: one of an API key's scopes (read < write < full), which a grant never exceeds. */
@@ -40,7 +41,7 @@ export const AuthorizationServerMetadata = v.object({
 
 /** What OAuth endpoints answer a request they refuse (RFC 6749 §5.2, RFC 7591 §3.2.2): the description names the field. */
 export const OAuthErrorBody = v.object({
-  error: described(v.string(), '`invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `invalid_redirect_uri` or `invalid_client_metadata`.'),
+  error: described(v.string(), `${OAUTH_ERROR_CODES.slice(0, -1).map((code) => `\`${code}\``).join(', ')} or \`${OAUTH_ERROR_CODES.at(-1)}\`.`),
   error_description: v.string(),
 });
 

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -7,7 +8,8 @@ import { clock } from '#shared/clock';
 import { hashToken } from '#shared/auth/tokens';
 import { findApiKey } from '#shared/auth/api-keys';
 import { isActive } from '#shared/auth/api-key';
-import { API_KEY_SCOPES, type ApiKeyScope } from '#shared/auth/scopes';
+import type { ApiKeyScope } from '#shared/auth/scopes';
+import { narrowerScope } from './scopes';
 import { oauthKeys } from './entity';
 
 /**
@@ -62,9 +64,6 @@ export async function findSecret(value: string, kind: SecretKind): Promise<Store
 
 export const hasExpired = (secret: Pick<StoredSecret, 'expiresAt'>, at = clock.now()) => Date.parse(secret.expiresAt) <= at;
 
-/** The narrower of two scopes (read < write < full). */
-export const narrowerScope = (a: ApiKeyScope, b: ApiKeyScope): ApiKeyScope => (API_KEY_SCOPES.indexOf(a) <= API_KEY_SCOPES.indexOf(b) ? a : b);
-
 /** What a request with an OAuth token acts as: the granting key's organization, within the grant's scope. */
 export interface OAuthPrincipal {
   organizationId: string;
@@ -90,7 +89,7 @@ async function touchGrant(organizationId: string, grantId: string, at: number): 
       }),
     )
     .catch((error: unknown) => {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     });
 }
 

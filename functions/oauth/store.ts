@@ -170,7 +170,7 @@ export async function exchangeCode(client: OAuthClient, form: { code: string; re
   if (s256(form.codeVerifier) !== code.codeChallenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
   const { response, writes } = tokensOf(code);
   const grant: Grant = { id: code.grantId, clientId: code.clientId, clientName: client.clientName, scope: code.scope, keyId: code.keyId, createdAt: iso(clock.now()), lastUsedAt: null };
-  const registered = client.clientId.startsWith('client_') ? [{ item: keepRegisteredClient(client.clientId) }] : [];
+  const registered = client.kind === 'registered' ? [{ item: keepRegisteredClient(client.clientId) }] : [];
   await spend(code, key, 'code', [
     put({ ...oauthKeys.grant(code.organizationId, grant.id), entity: OAUTH_GRANT_ENTITY, organizationId: code.organizationId, resource: code.resource, ...grant, lastUsedAt: undefined }),
     ...writes,

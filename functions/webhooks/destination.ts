@@ -1,107 +1,20 @@
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { refusalAfterLookup, refusalBeforeLookup, type OutboundReach, type OutboundRefusal } from '#shared/net/outbound';
 import { webhookSettings } from './settings';
 
-type Subnet = readonly [network: string, prefix: number];
+/** Webhooks' use of the outbound guard: every URL local under `npm start` and the tests, none deployed (read per request, as a test switches it). */
+export const webhookReach = (): OutboundReach => ({ local: webhookSettings.allowPrivateUrls });
 
-function subnets(list: readonly Subnet[], family: 'ipv4' | 'ipv6'): BlockList {
-  const blocks = new BlockList();
-  for (const [network, prefix] of list) blocks.addSubnet(network, prefix, family);
-  return blocks;
-}
-
-/**
- * IPv4 no webhook may reach: every block of IANA's special-purpose registry that is not globally reachable
- * unicast. Private, loopback, link-local (the metadata endpoint), "this network", shared (carrier-grade NAT),
- * IETF protocol assignments, documentation (TEST-NET-1/2/3), the 6to4 relay, benchmarking, multicast, reserved
- * and broadcast.
- */
-const BLOCKED_IPV4: readonly Subnet[] = [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-];
-
-/**
- * IPv6 may reach only global unicast (2000::/3): that leaves out loopback, unspecified, IPv4-compatible (::/96),
- * NAT64 (64:ff9b::/96, which would reach IPv4 through a translator), discard, unique-local (fc00::/7), link-local
- * and multicast. Within it, these are not globally reachable unicast: IETF protocol assignments with Teredo
- * (2001::/23), documentation (2001:db8::/32, 3fff::/20) and 6to4 (2002::/16, which embeds an IPv4 address).
- */
-const GLOBAL_UNICAST_IPV6: readonly Subnet[] = [['2000::', 3]];
-const BLOCKED_IPV6: readonly Subnet[] = [
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['3fff::', 20],
-];
-
-let blockLists: { blockedIPv4: BlockList; globalUnicastIPv6: BlockList; blockedIPv6: BlockList } | undefined;
-
-/** The lists as the runtime checks them, made on the first address checked: most functions that hold this module check none. */
-const lists = () =>
-  (blockLists ??= { blockedIPv4: subnets(BLOCKED_IPV4, 'ipv4'), globalUnicastIPv6: subnets(GLOBAL_UNICAST_IPV6, 'ipv6'), blockedIPv6: subnets(BLOCKED_IPV6, 'ipv6') });
-
-/** An IPv6 address as URLs write it: lower case, hex, zeros compressed (::ffff:127.0.0.1 is ::ffff:7f00:1); undefined if it is none. */
-function canonicalIPv6(address: string): string | undefined {
-  const url = `http://[${address}]`;
-  return URL.canParse(url) ? new URL(url).hostname.slice(1, -1) : undefined;
-}
-
-/** The IPv4 address an IPv4-mapped IPv6 address (::ffff:0:0/96) stands for. */
-function mappedIPv4(canonical: string): string | undefined {
-  const [, high, low] = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical) ?? [];
-  if (high === undefined || low === undefined) return undefined;
-  const [a, b] = [parseInt(high, 16), parseInt(low, 16)];
-  return [a >> 8, a & 255, b >> 8, b & 255].join('.');
-}
-
-/**
- * Whether an address is one a webhook must never reach: anything but globally routable unicast. An IPv4-mapped
- * IPv6 address, however written, is judged as its IPv4 address; what is not an IP address is refused.
- */
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  const { blockedIPv4, globalUnicastIPv6, blockedIPv6 } = lists();
-  if (family === 4) return blockedIPv4.check(address, 'ipv4');
-  const canonical = family === 6 ? canonicalIPv6(address) : undefined;
-  if (canonical === undefined) return true;
-  const mapped = mappedIPv4(canonical);
-  if (mapped) return blockedIPv4.check(mapped, 'ipv4');
-  return !globalUnicastIPv6.check(canonical, 'ipv6') || blockedIPv6.check(canonical, 'ipv6');
-}
-
-/**
- * A host as DNS means it, for every check: lower case, without the trailing dots of a fully qualified name
- * (`LOCALHOST.` is `localhost`, `10.0.0.1..` is `10.0.0.1`) and without an IPv6 literal's brackets. What is
- * left is read as a URL's host again, so an IPv4 address the dots hid, in any form (`0x7f.1..`), reads as one.
- */
-export function canonicalHost(hostname: string): string {
-  const name = hostname.toLowerCase().replace(/\.+$/, '');
-  const reparsed = URL.canParse(`http://${name}`) ? new URL(`http://${name}`).hostname : name;
-  return reparsed.replace(/^\[|\]$/g, '');
-}
+/** Each refusal as a webhook's (or an automation step's) `url` field is told it. */
+const REFUSALS: Record<OutboundRefusal, string> = {
+  NOT_HTTPS: 'url must be an https URL',
+  PRIVATE_HOST: 'url must not point at a private, loopback or link-local address',
+  RESOLVES_PRIVATE: 'url must not resolve to a private, loopback or link-local address',
+};
 
 /** Why a URL may not receive webhooks, or undefined when it may. */
 export function refusalOf(url: URL): string | undefined {
-  if (webhookSettings.allowPrivateUrls) return undefined;
-  if (url.protocol !== 'https:') return 'url must be an https URL';
-  const host = canonicalHost(url.hostname);
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'url must not point at a private, loopback or link-local address';
-  if (isIP(host) && isBlockedAddress(host)) return 'url must not point at a private, loopback or link-local address';
-  return undefined;
+  const refusal = refusalBeforeLookup(url, webhookReach());
+  return refusal && REFUSALS[refusal];
 }
 
 /**
@@ -109,29 +22,6 @@ export function refusalOf(url: URL): string | undefined {
  * now is accepted (DNS can fail briefly); every delivery resolves it again.
  */
 export async function resolvedRefusalOf(url: URL): Promise<string | undefined> {
-  const refusal = refusalOf(url);
-  const host = canonicalHost(url.hostname);
-  if (refusal || webhookSettings.allowPrivateUrls || isIP(host)) return refusal;
-  const addresses = await lookup(host, { all: true }).catch(() => []);
-  return addresses.some(({ address }) => isBlockedAddress(address)) ? 'url must not resolve to a private, loopback or link-local address' : undefined;
+  const refusal = await refusalAfterLookup(url, webhookReach());
+  return refusal && REFUSALS[refusal];
 }
-
-/**
- * The DNS lookup a delivery connects with: it resolves the name (as `canonicalHost` writes it) and refuses a
- * blocked address in the same step, so the address checked is the address connected to (DNS rebinding gets no
- * second answer).
- */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(canonicalHost(hostname), { all: true, family: options.family as number | undefined }).then(
-    (addresses) => {
-      const refused = !webhookSettings.allowPrivateUrls && addresses.some(({ address }) => isBlockedAddress(address));
-      if (refused || addresses.length === 0) {
-        const error = Object.assign(new Error(`${hostname} resolves to a private, loopback or link-local address`), { code: 'EBLOCKEDADDRESS' });
-        return callback(error, '', 4);
-      }
-      if (options.all) return (callback as unknown as (error: null, all: { address: string; family: number }[]) => void)(null, addresses);
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    },
-    (error: NodeJS.ErrnoException) => callback(error, '', 4),
-  );
-};

@@ -1,6 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { refusalOf, guardedLookup } from './destination';
+import { outboundRequest } from '#shared/net/outbound';
+import { refusalOf, webhookReach } from './destination';
 import { webhookSettings } from './settings';
 import { signedHeaders } from '#shared/signed-posts';
 import { clock } from '#shared/clock';
@@ -56,9 +55,8 @@ export function postSigned(url: string, secrets: string[], id: string, body: str
     'user-agent': 'SalesPipeline-Webhooks/1.0',
     ...signedHeaders(secrets, { id, timestamp: Math.floor(started / 1000), body }),
   };
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    const outgoing = send(target, { method: 'POST', headers, lookup: guardedLookup, timeout: webhookSettings.timeoutMs, signal: AbortSignal.timeout(webhookSettings.timeoutMs) }, (answer) => {
+    const outgoing = outboundRequest(target, webhookReach(), { method: 'POST', headers, timeout: webhookSettings.timeoutMs, signal: AbortSignal.timeout(webhookSettings.timeoutMs) }, (answer) => {
       resolve(done(answer.statusCode ?? null, null, answer.headers['retry-after']));
       let read = 0;
       answer.on('data', (chunk: Buffer) => {

@@ -19,7 +19,10 @@ export const SIGNATURE_HEADERS: readonly Record<string, unknown>[] = [
     in: 'header',
     required: true,
     description:
-      'Space-separated signatures `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, one per active secret (two while a rotated-out secret still signs), each keyed with the base64-decoded part of a `whsec_` secret after the prefix. Accept the message when one matches, compared in constant time; any Standard Webhooks library does this.',
+      'Space-separated signatures `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, ' +
+      'one per active secret (two while a rotated-out secret still signs), each keyed with the base64-decoded ' +
+      'part of a `whsec_` secret after the prefix. Accept the message when one matches, compared in constant ' +
+      'time; any Standard Webhooks library does this.',
     schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
   },
 ];

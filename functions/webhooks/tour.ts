@@ -13,7 +13,17 @@ export const tour: ResourceTour = {
     // No event exists without the stream consumer: the event and the subscription are read together (two GetItems), answered 404.
     { route: 'POST /v1/events/{eventId}/redeliver', kind: 'other', status: 404, request: (s) => ({ method: 'POST', path: `/v1/events/${newId('evt')}/redeliver`, body: { webhookId: s.webhookId } }) },
     { route: 'POST /v1/webhooks/{webhookId}/rotate-secret', kind: 'other', request: (s) => ({ method: 'POST', path: `/v1/webhooks/${s.webhookId}/rotate-secret` }) },
-    { route: 'GET /v1/webhooks/{webhookId}/deliveries', kind: 'list', exception: { reason: 'Deliveries have no counter (TTL deletes them after 30 days, unseen by a counter), so totalCount is a COUNT Query over the window, sent with the page Query and the subscription read: three calls, together. A filter (eventType, status or both) reads its own index partition (gsi1, gsi2, gsi3), so it is the same three calls' }, request: (s) => ({ method: 'GET', path: `/v1/webhooks/${s.webhookId}/deliveries?eventType=webhook.test&status=FAILED` }) },
+    {
+      route: 'GET /v1/webhooks/{webhookId}/deliveries',
+      kind: 'list',
+      exception: {
+        reason:
+          'Deliveries have no counter (TTL deletes them after 30 days, unseen by a counter), so totalCount is a COUNT ' +
+          'Query over the window, sent with the page Query and the subscription read: three calls, together. A filter ' +
+          '(eventType, status or both) reads its own index partition (gsi1, gsi2, gsi3), so it is the same three calls',
+      },
+      request: (s) => ({ method: 'GET', path: `/v1/webhooks/${s.webhookId}/deliveries?eventType=webhook.test&status=FAILED` }),
+    },
     { route: 'GET /v1/webhooks', kind: 'list', request: () => ({ method: 'GET', path: '/v1/webhooks' }) },
     { route: 'DELETE /v1/webhooks/{webhookId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/webhooks/${s.webhookId}` }) },
   ],
