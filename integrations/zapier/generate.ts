@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EVENT_TYPES } from '../../functions/events/types';
 import { buildDocument } from '../../functions/meta/document';
+import { fieldLabel, sampleOf } from '../../shared/openapi/fields';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type ApiTool, type JsonSchema } from '../../functions/mcp/tools';
 import { resources, routes } from '../../functions/resources';
 import { CREATES, EXCLUDED, SEARCH_OR_CREATES, SEARCHES, TRIGGERS, type ActionEntry, type TriggerEntry } from './catalog';
@@ -37,16 +38,6 @@ function helpOf(description: unknown): string | undefined {
   return cut.slice(0, cut.lastIndexOf('. ') + 1) || `${cut.slice(0, MAX_HELP - 1)}…`;
 }
 
-/** `firstName` → `First Name`, `leadId` → `Lead ID`. */
-const labelOf = (key: string) =>
-  key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/_/g, ' ')
-    .replace(/^./, (letter) => letter.toUpperCase())
-    .replace(/\bId\b/g, 'ID')
-    .replace(/\bUrl\b/g, 'URL')
-    .replace(/\bSms\b/g, 'SMS');
-
 /** The schema without its `null` alternative: Zapier leaves an optional field out rather than send null. */
 function notNull(schema: JsonSchema): JsonSchema {
   const options = (schema.anyOf as JsonSchema[] | undefined)?.filter((option) => option.type !== 'null');
@@ -66,7 +57,7 @@ function scalarType(schema: JsonSchema, key: string): ZapierField['type'] {
 function fieldOf(key: string, raw: JsonSchema, required: boolean): ZapierField {
   const schema = notNull(raw);
   const helpText = helpOf(schema.description);
-  const base = { key, label: labelOf(key), required };
+  const base = { key, label: fieldLabel(key), required };
   if (schema.type === 'array' && schema.items?.type === 'object') {
     const inner = schema.items as JsonSchema;
     return { ...base, children: Object.entries(inner.properties as Record<string, JsonSchema>).map(([name, child]) => fieldOf(name, child, (inner.required ?? []).includes(name))) };
@@ -80,26 +71,6 @@ function fieldOf(key: string, raw: JsonSchema, required: boolean): ZapierField {
     ...(item.enum ? { choices: item.enum as string[] } : {}),
     ...(helpText ? { helpText } : {}),
   };
-}
-
-/** What the document's examples say a response is: every `$ref` to a named schema replaced by its first example. */
-function exampleOf(schema: JsonSchema | undefined, components: Record<string, JsonSchema>): unknown {
-  if (!schema) return undefined;
-  if (schema.$ref) {
-    const named = components[String(schema.$ref).split('/').pop()!]!;
-    return named.examples?.[0] ?? exampleOf(named, components);
-  }
-  if (schema.examples?.[0] !== undefined) return schema.examples[0];
-  if (schema.anyOf) return exampleOf((schema.anyOf as JsonSchema[]).find((option) => option.type !== 'null'), components);
-  if (schema.oneOf) return exampleOf(schema.oneOf[0], components);
-  if (schema.type === 'array') return [exampleOf(schema.items, components)].filter((item) => item !== undefined);
-  if (schema.type === 'object' && schema.properties) {
-    return Object.fromEntries(Object.entries(schema.properties as Record<string, JsonSchema>).flatMap(([name, property]) => {
-      const value = exampleOf(property, components);
-      return value === undefined ? [] : [[name, value]];
-    }));
-  }
-  return undefined;
 }
 
 type Json = Record<string, any>;
@@ -126,7 +97,7 @@ function actionOf(entry: ActionEntry, tool: ApiTool, document: Json) {
   if (records.length !== 1) throw new Error(`the Zapier action ${entry.key}: ${tool.name}'s answer holds ${records.length} records, not one`);
   const [unwrap, part] = records[0]!;
   if ((part.type === 'array') !== SEARCHES.includes(entry)) throw new Error(`the Zapier action ${entry.key}: a search answers a list, a create one record`);
-  const example = exampleOf(success, components) as Json;
+  const example = sampleOf(success, components) as Json;
   const { [unwrap]: record, ...rest } = example;
   const sample = Array.isArray(record) ? record[0] : { ...rest, ...record };
   if (!sample || typeof sample !== 'object') throw new Error(`the Zapier action ${entry.key}: the document has no example of ${tool.name}'s answer`);
