@@ -3,6 +3,7 @@ import type { AuthorizerKind, Capability, DynamoAction, OutgoingWebhook, RouteDe
 import type { ResourceTour } from './route-tour';
 import type { IndexName } from './table';
 import type { ScheduledSends } from './scheduled-sends';
+import type { ZapierOffers } from './openapi/zapier-offers';
 
 type Item = Record<string, unknown>;
 
@@ -142,6 +143,8 @@ export interface ResourceDefinition {
    * `test/keys.test.ts` holds to the table's rules: every partition starts with the organization, or is a named exception.
    */
   keys?: readonly { builders: object; samples: Readonly<Record<string, () => object>> }[];
+  /** What the Zapier app offers of it: absent, nothing (shared/openapi/zapier-offers.ts). */
+  zapier?: ZapierOffers;
   /** What its tests read when its folder has no file saying it (a CRUD definition derives them: shared/crud/tests.ts). */
   tests?: ResourceTests;
 }

@@ -43,11 +43,29 @@ export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
  */
 export const CURATED_TOOLS: readonly { name: string; operationId: string; title: string; description: string; pick?: string[]; require?: string[]; variant?: Record<string, unknown>; lift?: string[] }[] = [
   { name: 'lookup_caller', operationId: 'lookupCaller', title: 'Look up a caller', description: 'The lead with this phone number (or null), its latest inquiries and upcoming appointments, whether it opted out of SMS, and whether the business is open now. Call it first on every call.' },
-  { name: 'save_caller', operationId: 'upsertLead', title: 'Save the caller as a lead', description: 'Finds the lead with this phone number or creates it, with the name the caller gives: call it when lookup_caller found no lead and the caller wants a booking or a call back. Its lead.id is the leadId hold_slot, book_appointment and send_sms take. A lead with the number gets the fields given.', pick: ['phone', 'name', 'email', 'suburb'], require: ['phone', 'name'], variant: { match: 'phone' } },
+  {
+    name: 'save_caller',
+    operationId: 'upsertLead',
+    title: 'Save the caller as a lead',
+    description:
+      'Finds the lead with this phone number or creates it, with the name the caller gives: call it when lookup_caller found no lead and the caller wants a booking or a call back. ' +
+      'Its lead.id is the leadId hold_slot, book_appointment and send_sms take. A lead with the number gets the fields given.',
+    pick: ['phone', 'name', 'email', 'suburb'],
+    require: ['phone', 'name'],
+    variant: { match: 'phone' },
+  },
   { name: 'get_receptionist_context', operationId: 'getReceptionistContext', title: 'What the receptionist may say', description: 'The business, its hours, and its active services, products, FAQs, policies, scenarios and transfer rules: load it once per call.' },
   { name: 'find_availability', operationId: 'findAvailability', title: 'Find free slots', description: 'Free slots for a service (serviceId from the context), each with the members free. Offer the caller two or three.' },
   { name: 'hold_slot', operationId: 'createHold', title: 'Hold a slot', description: 'Keeps a slot for 5 minutes while the caller confirms; SLOT_TAKEN means another took it: find availability again.' },
-  { name: 'book_appointment', operationId: 'createAppointment', title: 'Book a held slot', description: 'Books the held slot for the lead, with the held member; HOLD_EXPIRED means hold a slot again.', pick: ['leadId', 'holdId', 'title', 'location', 'notes'], require: ['leadId', 'holdId'], variant: { source: 'CALL' } },
+  {
+    name: 'book_appointment',
+    operationId: 'createAppointment',
+    title: 'Book a held slot',
+    description: 'Books the held slot for the lead, with the held member; HOLD_EXPIRED means hold a slot again.',
+    pick: ['leadId', 'holdId', 'title', 'location', 'notes'],
+    require: ['leadId', 'holdId'],
+    variant: { source: 'CALL' },
+  },
   {
     name: 'log_call',
     operationId: 'ingestInquiry',

@@ -1,24 +1,31 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { resourceModulesFile } from './resource-modules';
+import { failureText, runWriters, type Writer } from './writers';
 
 /**
- * `npm run generate`: writes the files generated from the list of resources (functions/meta/generated.ts). The
- * document is built from the event types this process imported, so when those change it runs once more.
+ * `npm run generate`: one process writes every file generated from the list of resources — the API's own
+ * (functions/meta/generated.ts) and the Zapier app's and the n8n node's definitions — each writer's files whole or not at all, then names every writer that failed and exits 1.
  */
-let changed = false;
-// The index of the resources' folders first: the list of resources, which the others are generated from, reads it.
-const modules = resourceModulesFile();
-if (!existsSync(modules.path) || readFileSync(modules.path, 'utf8') !== modules.content) {
-  writeFileSync(modules.path, modules.content);
-  console.log(`Wrote ${fileURLToPath(modules.path)}`);
+const api: Writer[] = [
+  // The index of the resources' folders first: the list of resources, which the others are generated from, reads it.
+  { name: 'the index of the resources', files: () => [resourceModulesFile()] },
+  { name: 'the API (OpenAPI document, event types, MCP toolsets)', files: async () => (await import('./generated')).generatedFiles() },
+];
+const integrations: Writer[] = [
+  { name: 'the Zapier app (integrations/zapier/generated.json)', files: async () => [(await import('../../integrations/zapier/generate')).generatedFile()] },
+  { name: 'the n8n node (integrations/n8n/nodes)', files: async () => (await import('../../integrations/n8n/tools/generate')).n8nFiles() },
+];
+
+const log = (path: URL) => console.log(`Wrote ${fileURLToPath(path)}`);
+const first = await runWriters(api, log);
+if (first.written.length) {
+  // The modules this process imported (the event types the document is built from) were read before they were
+  // written: everything runs again in a process that reads them anew, and reports what fails there.
+  process.exitCode = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], { stdio: 'inherit' }).status ?? 1;
+} else {
+  const rest = await runWriters(integrations, log);
+  const failures = [...first.failures, ...rest.failures];
+  for (const failure of failures) console.error(`npm run generate: ${failureText(failure)}`);
+  if (failures.length) process.exitCode = 1;
 }
-const { generatedFiles } = await import('./generated');
-for (const { path, content } of generatedFiles()) {
-  if (readFileSync(path, 'utf8') === content) continue;
-  writeFileSync(path, content);
-  changed = true;
-  console.log(`Wrote ${fileURLToPath(path)}`);
-}
-if (changed) execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], { stdio: 'inherit' });

@@ -1,17 +1,17 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { EVENT_TYPES } from '../../functions/events/types';
 import { buildDocument } from '../../functions/meta/document';
 import { fieldLabel, sampleOf } from '../../shared/openapi/fields';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type ApiTool, type JsonSchema } from '../../functions/mcp/tools';
 import { resources, routes } from '../../functions/resources';
-import { CREATES, EXCLUDED, SEARCH_OR_CREATES, SEARCHES, TRIGGERS, type ActionEntry, type TriggerEntry } from './catalog';
+import type { ZapierAction, ZapierTrigger } from '../../shared/openapi/zapier-offers';
 
 /**
  * The Zapier app's definitions (integrations/zapier/generated.json), generated from the route table and the event
  * types through the OpenAPI document: each action's input fields from its API tool's arguments, its sample from the
- * document's examples, each trigger's sample from its event's. index.js reads them; `npm run generate` writes them and
- * a test fails while they are stale, or while a keyed route or an event type is neither in the app nor excluded.
+ * document's examples, each trigger's sample from its event's. What the app offers is what each resource's definition
+ * declares (`zapier`, shared/openapi/zapier-offers.ts). index.js reads them; `npm run generate` writes them and a test
+ * fails while they are stale.
  */
 
 /** A Zapier input field, as zapier-platform-schema's PlainInputFieldSchema takes it. */
@@ -76,7 +76,7 @@ function fieldOf(key: string, raw: JsonSchema, required: boolean): ZapierField {
 type Json = Record<string, any>;
 
 /** An action's request: where each field goes (the tool's places), and the record its answer holds. */
-function actionOf(entry: ActionEntry, tool: ApiTool, document: Json) {
+function actionOf(entry: ZapierAction, tool: ApiTool, document: Json, search: boolean) {
   const components = document.components.schemas as Record<string, JsonSchema>;
   const properties = tool.inputSchema.properties as Record<string, JsonSchema>;
   const required = new Set([...((tool.inputSchema.required as string[] | undefined) ?? []), ...(entry.require ?? [])]);
@@ -96,7 +96,7 @@ function actionOf(entry: ActionEntry, tool: ApiTool, document: Json) {
   const records = Object.entries((answer?.properties ?? {}) as Record<string, JsonSchema>).filter(([, part]) => isRecord(part));
   if (records.length !== 1) throw new Error(`the Zapier action ${entry.key}: ${tool.name}'s answer holds ${records.length} records, not one`);
   const [unwrap, part] = records[0]!;
-  if ((part.type === 'array') !== SEARCHES.includes(entry)) throw new Error(`the Zapier action ${entry.key}: a search answers a list, a create one record`);
+  if ((part.type === 'array') !== search) throw new Error(`the Zapier action ${entry.key}: a search answers a list, a create one record`);
   const example = sampleOf(success, components) as Json;
   const { [unwrap]: record, ...rest } = example;
   const sample = Array.isArray(record) ? record[0] : { ...rest, ...record };
@@ -117,7 +117,7 @@ function actionOf(entry: ActionEntry, tool: ApiTool, document: Json) {
 }
 
 /** A trigger's sample: the document's Event example as an event of its type, its data the example of that type's record. */
-function triggerOf(entry: TriggerEntry, document: Json, dataOf: Map<string, string>) {
+function triggerOf(entry: ZapierTrigger, document: Json, dataOf: Map<string, string>) {
   const components = document.components.schemas as Record<string, JsonSchema>;
   const event = components.Event!.examples[0] as Json;
   const type = entry.eventType ?? event.type;
@@ -148,29 +148,25 @@ function otherValueOf(field: string, value: unknown, schema: JsonSchema): unknow
 export function zapierDefinitions() {
   const document = buildDocument() as Json;
   const tools = new Map(buildTools(document as never, routes).map((tool) => [tool.name, tool]));
-  const toolOf = (entry: ActionEntry) => {
+  const toolOf = (entry: ZapierAction) => {
     const tool = tools.get(entry.tool);
     if (!tool) throw new Error(`the Zapier action ${entry.key} calls ${entry.tool}, which is no API tool (functions/mcp/tools.ts)`);
     return tool;
   };
-  const creates = CREATES.map((entry) => actionOf(entry, toolOf(entry), document));
-  const searches = SEARCHES.map((entry) => actionOf(entry, toolOf(entry), document));
+  // What each resource offers (its definition's `zapier`), in the list's order: a resource that says nothing offers nothing.
+  const offers = resources.map((resource) => resource.zapier ?? {});
+  const creates = offers.flatMap((offer) => offer.creates ?? []).map((entry) => actionOf(entry, toolOf(entry), document, false));
+  const searches = offers.flatMap((offer) => offer.searches ?? []).map((entry) => actionOf(entry, toolOf(entry), document, true));
   const dataOf = new Map(resources.flatMap((resource) => resource.events ?? []).flatMap((source) => source.types.map((type) => [type, source.data] as const)));
-  const triggers = TRIGGERS.map((entry) => triggerOf(entry, document, dataOf));
+  const offeredTriggers = offers.flatMap((offer) => offer.triggers ?? []);
+  for (const trigger of offeredTriggers) if (trigger.eventType && !(EVENT_TYPES as readonly string[]).includes(trigger.eventType)) throw new Error(`the Zapier trigger ${trigger.key} names ${trigger.eventType}, no event type`);
+  const triggers = offeredTriggers.map((entry) => triggerOf(entry, document, dataOf));
+  const searchOrCreates = offers.flatMap((offer) => offer.searchOrCreates ?? []);
+  const keys = (list: readonly { key: string }[]) => new Set(list.map(({ key }) => key));
+  for (const pair of searchOrCreates) if (!keys(searches).has(pair.search) || !keys(creates).has(pair.create)) throw new Error(`the Zapier search-or-create ${pair.label} names a search or a create the app does not offer`);
+  for (const [kind, list] of Object.entries({ triggers, creates, searches })) if (keys(list).size !== list.length) throw new Error(`two Zapier ${kind} have one key`);
 
-  // Every keyed route is an action's or excluded with why; every event type a trigger's.
-  const keyed = routes.filter((route) => route.auth !== 'none').map((route) => route.aliasOf ?? route.operationId);
-  const called = new Set([...creates, ...searches].map((action) => action.operationId));
-  const missing = [...new Set(keyed)].filter((id) => !called.has(id) && !EXCLUDED[id]);
-  if (missing.length) throw new Error(`keyed routes neither a Zapier action nor excluded with why (integrations/zapier/catalog.ts): ${missing.join(', ')}`);
-  const unknown = Object.keys(EXCLUDED).filter((id) => !keyed.includes(id) || called.has(id));
-  if (unknown.length) throw new Error(`integrations/zapier/catalog.ts excludes what is no keyed route, or an action's: ${unknown.join(', ')}`);
-  const triggered = new Set<string>(TRIGGERS.flatMap((trigger) => (trigger.eventType ? [trigger.eventType] : EVENT_TYPES)));
-  const untriggered = EVENT_TYPES.filter((type) => !triggered.has(type));
-  if (untriggered.length) throw new Error(`event types no Zapier trigger offers: ${untriggered.join(', ')}`);
-  for (const trigger of TRIGGERS) if (trigger.eventType && !(EVENT_TYPES as readonly string[]).includes(trigger.eventType)) throw new Error(`the Zapier trigger ${trigger.key} names ${trigger.eventType}, no event type`);
-
-  return { triggers, creates, searches, searchOrCreates: SEARCH_OR_CREATES };
+  return { triggers, creates, searches, searchOrCreates };
 }
 
 export const generatedContent = () => `${JSON.stringify(zapierDefinitions(), null, 2)}\n`;
@@ -178,10 +174,5 @@ export const generatedContent = () => `${JSON.stringify(zapierDefinitions(), nul
 /** Whether the committed definitions are what the route table generates now. */
 export const isStale = () => readFileSync(GENERATED_FILE, 'utf8') !== generatedContent();
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const content = generatedContent();
-  if (!existsSync(GENERATED_FILE) || readFileSync(GENERATED_FILE, 'utf8') !== content) {
-    writeFileSync(GENERATED_FILE, content);
-    console.log(`Wrote ${fileURLToPath(GENERATED_FILE)}`);
-  }
-}
+/** The app's definitions as `npm run generate` (functions/meta/write.ts) writes them. */
+export const generatedFile = () => ({ path: GENERATED_FILE, content: generatedContent() });

@@ -43,7 +43,9 @@ export function preflightOperation(route: RouteDefinition): Json {
   return {
     operationId: `${route.operationId}Preflight`,
     summary: `The CORS preflight of ${route.method} ${route.path}`,
-    description: `A browser asks before a page on another site sends \`${route.method} ${route.path}\` with JSON: answered 204, with the CORS headers when the page’s origin is allowed and it asks for ${route.method}, without them otherwise. The URL is asked as it is, token included, and the token is checked as on the ${route.method}.`,
+    description:
+      `A browser asks before a page on another site sends \`${route.method} ${route.path}\` with JSON: answered 204, with the CORS headers when the page’s origin is allowed and it asks for ${route.method}, ` +
+      `without them otherwise. The URL is asked as it is, token included, and the token is checked as on the ${route.method}.`,
     tags: [route.tag],
     security: [],
     parameters: [...pathAndQuery, ...headerParameters(asked)],

@@ -31,7 +31,12 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
     name: 'Unauthorized',
     description: 'The bearer token is missing, invalid or expired.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED),
-    headers: { 'WWW-Authenticate': { description: 'The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`.', schema: { type: 'string', pattern: `^${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}(, resource_metadata="[^"]+", scope="read")?$` } } },
+    headers: {
+      'WWW-Authenticate': {
+        description: 'The scheme to authenticate with, `Bearer realm="sales-pipeline"`; from the gateway, also where the protected resource’s metadata is (RFC 9728) and the scope to ask for: `, resource_metadata="<its URL>", scope="read"`.',
+        schema: { type: 'string', pattern: `^${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}(, resource_metadata="[^"]+", scope="read")?$` },
+      },
+    },
   },
   403: {
     name: 'InsufficientScope',
@@ -46,7 +51,9 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
   },
   409: {
     name: 'Conflict',
-    description: 'A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
+    description:
+      'A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried ' +
+      '(CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS).',
   },
   413: {
     name: 'RequestTooLarge',

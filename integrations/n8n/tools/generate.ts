@@ -94,7 +94,10 @@ function operationOf(document: OpenApiDocument, route: RouteDefinition, resource
     fields.push({ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: false, description: 'Whether to return all results or only up to a given limit', displayOptions: { show } });
     fields.push({ displayName: 'Limit', name: 'limit', type: 'number', typeOptions: { minValue: 1, maxValue: 100 }, default: 50, description: 'Max number of results to return', displayOptions: { show: { ...show, returnAll: [false] } } });
   }
-  if (optionalQuery.length) fields.push({ displayName: route.method === 'GET' ? 'Filters' : 'Options', name: route.method === 'GET' ? 'filters' : 'options', type: 'collection', placeholder: route.method === 'GET' ? 'Add Filter' : 'Add Option', default: {}, displayOptions: { show }, options: optionalQuery.sort(byName) });
+  if (optionalQuery.length) {
+    const read = route.method === 'GET';
+    fields.push({ displayName: read ? 'Filters' : 'Options', name: read ? 'filters' : 'options', type: 'collection', placeholder: read ? 'Add Filter' : 'Add Option', default: {}, displayOptions: { show }, options: optionalQuery.sort(byName) });
+  }
   if (optionalBody.length) {
     const update = route.method === 'PATCH' || route.method === 'PUT';
     fields.push({ displayName: update ? 'Update Fields' : 'Additional Fields', name: update ? 'updateFields' : 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: { show }, options: optionalBody.sort(byName) });
