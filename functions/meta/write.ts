@@ -5,7 +5,8 @@ import { failureText, runWriters, type Writer } from './writers';
 
 /**
  * `npm run generate`: one process writes every file generated from the list of resources — the API's own
- * (functions/meta/generated.ts) and the Zapier app's and the n8n node's definitions — each writer's files whole or not at all, then names every writer that failed and exits 1.
+ * (functions/meta/generated.ts), the Zapier app's and the n8n node's definitions, and the table of what the stacks
+ * hold in docs/capacity.md — each writer's files whole or not at all, then names every writer that failed and exits 1.
  */
 const api: Writer[] = [
   // The index of the resources' folders first: the list of resources, which the others are generated from, reads it.
@@ -15,6 +16,7 @@ const api: Writer[] = [
 const integrations: Writer[] = [
   { name: 'the Zapier app (integrations/zapier/generated.json)', files: async () => [(await import('../../integrations/zapier/generate')).generatedFile()] },
   { name: 'the n8n node (integrations/n8n/nodes)', files: async () => (await import('../../integrations/n8n/tools/generate')).n8nFiles() },
+  { name: 'the stacks’ capacity (docs/capacity.md)', files: async () => [(await import('../../test/support/capacity-table')).capacityFile()] },
 ];
 
 const log = (path: URL) => console.log(`Wrote ${fileURLToPath(path)}`);
