@@ -3,7 +3,7 @@ import type { AuthorizerKind, Capability, DynamoAction, OutgoingWebhook, RouteDe
 import type { ResourceTour } from './route-tour';
 import type { IndexName } from './table';
 import type { ScheduledSends } from './scheduled-sends';
-import type { ZapierOffers } from './openapi/zapier-offers';
+import type { ZapierOffers } from './zapier-offers';
 
 type Item = Record<string, unknown>;
 
@@ -143,7 +143,7 @@ export interface ResourceDefinition {
    * `test/keys.test.ts` holds to the table's rules: every partition starts with the organization, or is a named exception.
    */
   keys?: readonly { builders: object; samples: Readonly<Record<string, () => object>> }[];
-  /** What the Zapier app offers of it: absent, nothing (shared/openapi/zapier-offers.ts). */
+  /** What the Zapier app offers of it: absent, nothing (shared/zapier-offers.ts). */
   zapier?: ZapierOffers;
   /** What its tests read when its folder has no file saying it (a CRUD definition derives them: shared/crud/tests.ts). */
   tests?: ResourceTests;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { describeOperation, fieldLabel } from '#shared/openapi/fields';
+import { describeOperation, labeller } from '#shared/openapi/fields';
 import { buildDocument } from '../functions/meta/document';
 import { buildTools, CURATED_TOOLS, IDEMPOTENCY_ARGUMENT, toolName } from '../functions/mcp/tools';
 import { routes } from '../functions/resources';
@@ -13,6 +13,7 @@ import { routes } from '../functions/resources';
 
 type Json = Record<string, any>;
 const document = buildDocument();
+const fieldLabel = labeller(document);
 const keyed = routes.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp') && route.aliasOf === undefined);
 const described = new Map(keyed.map((route) => [route.operationId, describeOperation(document, route)]));
 /** A route's fields by name, with their labels: what every consumer must show of it. */
@@ -55,7 +56,7 @@ describe('the fields of every route', () => {
     expect(creates.length + searches.length).toBeGreaterThan(0);
   });
 
-  it('labels acronyms as words of their own: Member IDs, SMS Sender ID, Webhook URL', () => {
+  it('labels acronyms as words of their own, and the words the reference’s groups spell so: Member IDs, SMS Sender ID, FAQ ID', () => {
     expect(['memberIds', 'smsSenderId', 'webhookUrl', 'createdAt', 'faqId'].map(fieldLabel)).toEqual(['Member IDs', 'SMS Sender ID', 'Webhook URL', 'Created At', 'FAQ ID']);
   });
 });

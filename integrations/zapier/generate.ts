@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { EVENT_TYPES } from '../../functions/events/types';
 import { buildDocument } from '../../functions/meta/document';
-import { fieldLabel, sampleOf } from '../../shared/openapi/fields';
+import { labeller, sampleOf } from '../../shared/openapi/fields';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type ApiTool, type JsonSchema } from '../../functions/mcp/tools';
 import { resources, routes } from '../../functions/resources';
-import type { ZapierAction, ZapierTrigger } from '../../shared/openapi/zapier-offers';
+import type { ZapierAction, ZapierTrigger } from '../../shared/zapier-offers';
 
 /**
  * The Zapier app's definitions (integrations/zapier/generated.json), generated from the route table and the event
  * types through the OpenAPI document: each action's input fields from its API tool's arguments, its sample from the
  * document's examples, each trigger's sample from its event's. What the app offers is what each resource's definition
- * declares (`zapier`, shared/openapi/zapier-offers.ts). index.js reads them; `npm run generate` writes them and a test
+ * declares (`zapier`, shared/zapier-offers.ts). index.js reads them; `npm run generate` writes them and a test
  * fails while they are stale.
  */
 
@@ -54,13 +54,13 @@ function scalarType(schema: JsonSchema, key: string): ZapierField['type'] {
 }
 
 /** One argument of a tool as a Zapier field: scalars typed, enums as choices, lists, key/value objects and line items. */
-function fieldOf(key: string, raw: JsonSchema, required: boolean): ZapierField {
+function fieldOf(key: string, raw: JsonSchema, required: boolean, labelOf: (name: string) => string): ZapierField {
   const schema = notNull(raw);
   const helpText = helpOf(schema.description);
-  const base = { key, label: fieldLabel(key), required };
+  const base = { key, label: labelOf(key), required };
   if (schema.type === 'array' && schema.items?.type === 'object') {
     const inner = schema.items as JsonSchema;
-    return { ...base, children: Object.entries(inner.properties as Record<string, JsonSchema>).map(([name, child]) => fieldOf(name, child, (inner.required ?? []).includes(name))) };
+    return { ...base, children: Object.entries(inner.properties as Record<string, JsonSchema>).map(([name, child]) => fieldOf(name, child, (inner.required ?? []).includes(name), labelOf)) };
   }
   if (schema.type === 'object') return { ...base, dict: true, ...(helpText ? { helpText } : {}) };
   const item = schema.type === 'array' ? (schema.items as JsonSchema) : schema;
@@ -77,6 +77,7 @@ type Json = Record<string, any>;
 
 /** An action's request: where each field goes (the tool's places), and the record its answer holds. */
 function actionOf(entry: ZapierAction, tool: ApiTool, document: Json, search: boolean) {
+  const labelOf = labeller(document as never);
   const components = document.components.schemas as Record<string, JsonSchema>;
   const properties = tool.inputSchema.properties as Record<string, JsonSchema>;
   const required = new Set([...((tool.inputSchema.required as string[] | undefined) ?? []), ...(entry.require ?? [])]);
@@ -84,8 +85,8 @@ function actionOf(entry: ZapierAction, tool: ApiTool, document: Json, search: bo
   for (const name of [...names, ...Object.keys(entry.fixed ?? {})]) if (!properties[name]) throw new Error(`the Zapier action ${entry.key} names ${name}, which ${tool.name} does not take`);
   const fields = names.map((name) =>
     name === IDEMPOTENCY_ARGUMENT
-      ? { ...fieldOf(name, properties[name]!, false), label: 'Idempotency Key', helpText: 'Optional. The same key within 24 hours answers the first result again instead of writing twice: map a value unique to the run (the trigger’s ID) so that a replayed Zap step does not write twice.' }
-      : fieldOf(name, properties[name]!, required.has(name)),
+      ? { ...fieldOf(name, properties[name]!, false, labelOf), label: 'Idempotency Key', helpText: 'Optional. The same key within 24 hours answers the first result again instead of writing twice: map a value unique to the run (the trigger’s ID) so that a replayed Zap step does not write twice.' }
+      : fieldOf(name, properties[name]!, required.has(name), labelOf),
   );
   // The record (or, for a search, the list of records) the answer holds is what the action answers, the answer's
   // other parts beside its fields (an upsert's `created`).

@@ -77,12 +77,30 @@ export function objectParts(schema: JsonSchema, components: Record<string, JsonS
   return { properties: properties as Record<string, JsonSchema>, required: required as string[], rules: rules as JsonSchema };
 }
 
-const ACRONYMS = new Set(['id', 'url', 'sms', 'faq', 'api', 'ai', 'utc', 'ids', 'urls']);
+/** Words a label writes as they are spelled, not capitalized: those of every API. */
+const SPELLED: Readonly<Record<string, string>> = { id: 'ID', ids: 'IDs', url: 'URL', urls: 'URLs', api: 'API', ai: 'AI', utc: 'UTC' };
 
-/** `leadId` → `Lead ID`, `memberIds` → `Member IDs`, `smsSenderId` → `SMS Sender ID`: a field's label, in Title Case. */
-export function fieldLabel(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').split(' ').filter(Boolean);
-  return words.map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase().replace(/^IDS$/, 'IDs').replace(/^URLS$/, 'URLs') : word[0]!.toUpperCase() + word.slice(1))).join(' ');
+/**
+ * Labels in Title Case with acronyms spelled as words of their own (`leadId` → `Lead ID`, `memberIds` → `Member IDs`):
+ * besides every API's (ID, URL…), the words the document's groups spell with inner capitals, each also in the singular
+ * (`SMS`, `FAQs` and `FAQ`, `OAuth`), so `smsSenderId` is `SMS Sender ID` as the reference writes it.
+ */
+export function labeller(document: OpenApiDocument): (name: string) => string {
+  const spelled: Record<string, string> = { ...SPELLED };
+  for (const { name } of ((document as JsonSchema).tags ?? []) as { name: string }[]) {
+    for (const word of name.split(/\s+/).filter((word) => /[A-Z]/.test(word.slice(1)))) {
+      spelled[word.toLowerCase()] = word;
+      spelled[word.replace(/s$/, '').toLowerCase()] = word.replace(/s$/, '');
+    }
+  }
+  return (name) =>
+    name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/[_.-]+/g, ' ')
+      .split(' ')
+      .filter(Boolean)
+      .map((word) => spelled[word.toLowerCase()] ?? word[0]!.toUpperCase() + word.slice(1))
+      .join(' ');
 }
 
 /** A route's operation in the document. */
@@ -92,6 +110,7 @@ export const operationOf = (document: OpenApiDocument, route: RouteDefinition): 
 export function describeOperation(document: OpenApiDocument, route: RouteDefinition): OperationDescription {
   const components = componentsOf(document);
   const operation = operationOf(document, route);
+  const fieldLabel = labeller(document);
   const parameters = ((operation.parameters ?? []) as JsonSchema[]).filter((parameter) => parameter.in === 'path' || parameter.in === 'query');
   const success: JsonSchema | undefined = operation.responses?.[String(route.status)]?.content?.['application/json']?.schema;
   const answer = success && resolve(success, components);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { OpenApiDocument } from '../../../shared/openapi/schemas';
 import type { RouteDefinition } from '../../../shared/routes/route';
 import { OPTIONAL_TEXT_RULE, TEXT_RULE } from '../../../shared/schema';
-import { describeOperation, fieldLabel, nonNull, RESERVED_FIELD_NAMES, type OperationField } from '../../../shared/openapi/fields';
+import { describeOperation, labeller, nonNull, RESERVED_FIELD_NAMES, type OperationField } from '../../../shared/openapi/fields';
 import { EVENT_TYPES } from '../../../functions/events/types';
 import { buildDocument } from '../../../functions/meta/document';
 import { routes } from '../../../functions/resources';
@@ -136,15 +136,19 @@ export function nodeDescription(document: OpenApiDocument = buildDocument(), all
 }
 
 /** The trigger's event types, each with the name n8n shows: `lead.note_added` → `Lead Note Added`. */
-export const triggerEvents = (types: readonly string[] = EVENT_TYPES) => ({ events: types.map((type) => ({ name: fieldLabel(type.replace(/[._]/g, ' ')), value: type })) });
+export const triggerEvents = (types: readonly string[] = EVENT_TYPES, document: OpenApiDocument = buildDocument()) => {
+  const label = labeller(document);
+  return { events: types.map((type) => ({ name: label(type.replace(/[._]/g, ' ')), value: type })) };
+};
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** The files generated for the n8n node, with their content now. */
 export function n8nFiles(): { path: URL; content: string }[] {
+  const document = buildDocument();
   return [
-    { path: new URL('../nodes/SalesPipeline/operations.json', import.meta.url), content: json(nodeDescription()) },
-    { path: new URL('../nodes/SalesPipelineTrigger/events.json', import.meta.url), content: json(triggerEvents()) },
+    { path: new URL('../nodes/SalesPipeline/operations.json', import.meta.url), content: json(nodeDescription(document)) },
+    { path: new URL('../nodes/SalesPipelineTrigger/events.json', import.meta.url), content: json(triggerEvents(EVENT_TYPES, document)) },
   ];
 }
 
