@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { failureText, runWriters, type Writer } from '../functions/meta/writers';
+import { failureText, runWriters, type Writer } from '../infra/generate/writers';
 
-/** `npm run generate`'s runner (functions/meta/writers.ts), with writers of files in a folder of the test's own. */
+/** `npm run generate`'s runner (infra/generate/writers.ts), with writers of files in a folder of the test's own. */
 describe('npm run generate', () => {
   const folder = () => pathToFileURL(`${mkdtempSync(join(tmpdir(), 'generate-'))}/`);
 

@@ -175,5 +175,5 @@ export const generatedContent = () => `${JSON.stringify(zapierDefinitions(), nul
 /** Whether the committed definitions are what the route table generates now. */
 export const isStale = () => readFileSync(GENERATED_FILE, 'utf8') !== generatedContent();
 
-/** The app's definitions as `npm run generate` (functions/meta/write.ts) writes them. */
+/** The app's definitions as `npm run generate` (infra/generate/run.ts) writes them. */
 export const generatedFile = () => ({ path: GENERATED_FILE, content: generatedContent() });

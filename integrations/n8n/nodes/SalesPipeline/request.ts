@@ -1,11 +1,10 @@
-import type { IHttpRequestMethods } from 'n8n-workflow';
-
 /**
  * What the action node sends for one operation: written into operations.json by integrations/n8n/tools/generate.ts
  * from the route's fields, read by SalesPipeline.node.ts's execute. Declared once, here, for both.
  */
 export interface OperationRequest {
-	method: IHttpRequestMethods;
+	/** One of n8n's IHttpRequestMethods, spelled here so the generator, run from the API's install, needs no n8n package. */
+	method: 'DELETE' | 'GET' | 'HEAD' | 'PATCH' | 'POST' | 'PUT';
 	path: string;
 	/** Path parameters, each a required field of the operation. */
 	pathParams: string[];

@@ -1,17 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { resourceModulesFile } from './resource-modules';
+import { resourceModulesFile } from '../../functions/meta/resource-modules';
 import { failureText, runWriters, type Writer } from './writers';
 
 /**
  * `npm run generate`: one process writes every file generated from the list of resources — the API's own
- * (functions/meta/generated.ts), the Zapier app's and the n8n node's definitions, and the table of what the stacks
- * hold in docs/capacity.md — each writer's files whole or not at all, then names every writer that failed and exits 1.
+ * (functions/meta/generated.ts), the MCP tool lists' figures, the Zapier app's and the n8n node's definitions, and the
+ * table of what the stacks hold in docs/capacity.md — each writer's files whole or not at all, then names every writer
+ * that failed and exits 1. It lives outside functions/: it reads every resource and the integrations beside them.
  */
 const api: Writer[] = [
   // The index of the resources' folders first: the list of resources, which the others are generated from, reads it.
   { name: 'the index of the resources', files: () => [resourceModulesFile()] },
-  { name: 'the API (OpenAPI document, event types, MCP toolsets)', files: async () => (await import('./generated')).generatedFiles() },
+  // What the MCP tool lists hold, which the document states: a change runs everything again, the document included.
+  { name: 'the MCP tool lists’ figures (functions/mcp/listed.ts)', files: async () => [(await import('../../functions/mcp/listed-figures')).listedFile()] },
+  { name: 'the API (OpenAPI document, event types, MCP toolsets)', files: async () => (await import('../../functions/meta/generated')).generatedFiles() },
 ];
 const integrations: Writer[] = [
   { name: 'the Zapier app (integrations/zapier/generated.json)', files: async () => [(await import('../../integrations/zapier/generate')).generatedFile()] },
