@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { EVENT_TYPES } from '../../functions/events/types';
 import { buildDocument } from '../../functions/meta/document';
 import { labeller, sampleOf } from '../../shared/openapi/fields';
@@ -171,9 +170,6 @@ export function zapierDefinitions() {
 }
 
 export const generatedContent = () => `${JSON.stringify(zapierDefinitions(), null, 2)}\n`;
-
-/** Whether the committed definitions are what the route table generates now. */
-export const isStale = () => readFileSync(GENERATED_FILE, 'utf8') !== generatedContent();
 
 /** The app's definitions as `npm run generate` (infra/generate/run.ts) writes them. */
 export const generatedFile = () => ({ path: GENERATED_FILE, content: generatedContent() });
