@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { AuthorizerKind, OutgoingWebhook, RouteDefinition } from './routes/route';
 import type { ResourceTour } from './route-tour';
+import type { ZapierOffers } from './zapier-offers';
 import type { AuthorizerDefinition, ChannelDefinition, ScheduledJob, WorkerDefinition } from './workers';
 
 // A resource's description names the functions it runs off a route, declared in shared/workers.ts.
@@ -144,6 +145,8 @@ export interface ResourceDefinition {
    * `test/keys.test.ts` holds to the table's rules: every partition starts with the organization, or is a named exception.
    */
   keys?: readonly { builders: object; samples: Readonly<Record<string, () => object>> }[];
+  /** What the Zapier app offers of it: absent, nothing (shared/zapier-offers.ts). */
+  zapier?: ZapierOffers;
   /** What its tests read when its folder has no file saying it (a CRUD definition derives them: shared/crud/tests.ts). */
   tests?: ResourceTests;
 }

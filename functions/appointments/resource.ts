@@ -21,4 +21,11 @@ export const appointments = defineResource({
     { builders: appointmentKeys, samples: appointmentKeySamples },
     { builders: holdKeys, samples: holdKeySamples },
   ],
+  zapier: {
+    triggers: [
+      { key: 'appointment_booked', noun: 'Appointment', label: 'Appointment Booked', description: 'Triggers when an appointment is booked.', eventType: 'appointment.created' },
+      { key: 'appointment_cancelled', noun: 'Appointment', label: 'Appointment Cancelled', description: 'Triggers when an appointment is cancelled.', eventType: 'appointment.updated', filter: { where: { status: 'CANCELLED' }, changed: ['status'] } },
+    ],
+    creates: [{ key: 'book_appointment', noun: 'Appointment', label: 'Book Appointment', description: 'Books an appointment for a lead, at a time given or in a slot held before.', tool: 'create_appointment' }],
+  },
 });

@@ -10,4 +10,6 @@ export const events = defineResource({
   routes: eventRoutes,
   components: namedComponents({ Event }, examples),
   keys: [{ builders: eventKeys, samples: eventKeySamples }],
+  // Any event type a Zap chooses: every event type, this resource's list, reaches Zapier with no entry of its own.
+  zapier: { triggers: [{ key: 'new_event', noun: 'Event', label: 'New Event', description: 'Triggers on any event type you choose: every change the API reports to webhooks.' }] },
 });

@@ -1,11 +1,11 @@
 import type { OpenApiDocument } from '#shared/openapi/schemas';
+import { describeOperation, objectParts, RESERVED_FIELD_NAMES, type JsonSchema } from '#shared/openapi/fields';
 import { scopeAllows } from '#shared/auth/scopes';
 import { OPTIONAL_TEXT_PATTERN, OPTIONAL_TEXT_RULE, TEXT_PATTERN, TEXT_RULE } from '#shared/schema';
 import { RESOURCE_TOOLSETS } from './schema';
 import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, mayDestroy, reachesOutside, type RouteDefinition } from '#shared/routes/route';
 
-/** A JSON Schema as the document writes it. */
-export type JsonSchema = Record<string, any>;
+export type { JsonSchema };
 
 /** Where each argument of a tool goes in the request it makes. */
 interface ArgumentPlaces {
@@ -43,11 +43,29 @@ export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
  */
 export const CURATED_TOOLS: readonly { name: string; operationId: string; title: string; description: string; pick?: string[]; require?: string[]; variant?: Record<string, unknown>; lift?: string[] }[] = [
   { name: 'lookup_caller', operationId: 'lookupCaller', title: 'Look up a caller', description: 'The lead with this phone number (or null), its latest inquiries and upcoming appointments, whether it opted out of SMS, and whether the business is open now. Call it first on every call.' },
-  { name: 'save_caller', operationId: 'upsertLead', title: 'Save the caller as a lead', description: 'Finds the lead with this phone number or creates it, with the name the caller gives: call it when lookup_caller found no lead and the caller wants a booking or a call back. Its lead.id is the leadId hold_slot, book_appointment and send_sms take. A lead with the number gets the fields given.', pick: ['phone', 'name', 'email', 'suburb'], require: ['phone', 'name'], variant: { match: 'phone' } },
+  {
+    name: 'save_caller',
+    operationId: 'upsertLead',
+    title: 'Save the caller as a lead',
+    description:
+      'Finds the lead with this phone number or creates it, with the name the caller gives: call it when lookup_caller found no lead and the caller wants a booking or a call back. ' +
+      'Its lead.id is the leadId hold_slot, book_appointment and send_sms take. A lead with the number gets the fields given.',
+    pick: ['phone', 'name', 'email', 'suburb'],
+    require: ['phone', 'name'],
+    variant: { match: 'phone' },
+  },
   { name: 'get_receptionist_context', operationId: 'getReceptionistContext', title: 'What the receptionist may say', description: 'The business, its hours, and its active services, products, FAQs, policies, scenarios and transfer rules: load it once per call.' },
   { name: 'find_availability', operationId: 'findAvailability', title: 'Find free slots', description: 'Free slots for a service (serviceId from the context), each with the members free. Offer the caller two or three.' },
   { name: 'hold_slot', operationId: 'createHold', title: 'Hold a slot', description: 'Keeps a slot for 5 minutes while the caller confirms; SLOT_TAKEN means another took it: find availability again.' },
-  { name: 'book_appointment', operationId: 'createAppointment', title: 'Book a held slot', description: 'Books the held slot for the lead, with the held member; HOLD_EXPIRED means hold a slot again.', pick: ['leadId', 'holdId', 'title', 'location', 'notes'], require: ['leadId', 'holdId'], variant: { source: 'CALL' } },
+  {
+    name: 'book_appointment',
+    operationId: 'createAppointment',
+    title: 'Book a held slot',
+    description: 'Books the held slot for the lead, with the held member; HOLD_EXPIRED means hold a slot again.',
+    pick: ['leadId', 'holdId', 'title', 'location', 'notes'],
+    require: ['leadId', 'holdId'],
+    variant: { source: 'CALL' },
+  },
   {
     name: 'log_call',
     operationId: 'ingestInquiry',
@@ -81,19 +99,6 @@ function selfContained(schema: JsonSchema, components: Record<string, JsonSchema
   return Object.keys(defs).length ? { ...own, $defs: defs } : own;
 }
 
-/** A route's operation in the document. */
-function operationOf(document: OpenApiDocument, route: RouteDefinition): JsonSchema {
-  return (document.paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()]!;
-}
-
-/** The properties, required names and cross-field rules of an object schema (its `$ref` followed). */
-function objectParts(schema: JsonSchema, components: Record<string, JsonSchema>) {
-  const resolved = schema.$ref ? components[String(schema.$ref).slice(COMPONENTS.length)]! : schema;
-  if (resolved.type !== 'object' || !resolved.properties) return undefined;
-  const { type: _type, properties, required = [], additionalProperties: _closed, ...rules } = resolved;
-  return { properties: properties as Record<string, JsonSchema>, required: required as string[], rules };
-}
-
 /**
  * The body a curated variant sends: a branch of a body that is a choice of shapes (log_call's CALL), or the body itself
  * with what a branch that only narrows its fields requires (save_caller's `match: phone` requires `phone`).
@@ -107,7 +112,6 @@ function variantBody(body: JsonSchema, branch: JsonSchema): JsonSchema {
 /** `createLead` → `create_lead`: the one name style of every tool. */
 export const toolName = (operationId: string) => operationId.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
-/** A resource's toolset name: `audit-log` → `audit_log`. */
 /** A resource's toolset, by its folder: `inbound-endpoints` → `inbound_endpoints`, as the tools' names are snake_case. */
 const toolsetOf = (resource: string) => resource.replaceAll('-', '_');
 
@@ -141,27 +145,26 @@ function compact(schema: unknown, output: boolean): any {
   return { ...kept, ...(pattern !== undefined && !text && !output ? { pattern } : {}), ...(said === undefined ? {} : { description: said }) };
 }
 
-/** Builds one tool from a route; `curated` flattens the body and may keep only some arguments or one variant of it. */
+/** Builds one tool from a route's fields (shared/openapi/fields.ts); `curated` may keep only some arguments or one variant of the body. */
 function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (typeof CURATED_TOOLS)[number]): ApiTool {
-  const components = ((document as JsonSchema).components?.schemas ?? {}) as Record<string, JsonSchema>;
-  const operation = operationOf(document, route);
+  const { components, operation, fields: described, body: describedBody, success } = describeOperation(document, route);
   const keep = (name: string) => !curated?.pick || curated.pick.includes(name);
   const properties: Record<string, JsonSchema> = {};
   const required = new Set<string>();
   const places: ArgumentPlaces = { path: [], query: [], body: null, fixed: {}, lifted: {} };
-  for (const parameter of (operation.parameters ?? []) as JsonSchema[]) {
-    if ((parameter.in !== 'path' && parameter.in !== 'query') || !keep(parameter.name)) continue;
-    properties[parameter.name] = { ...parameter.schema, ...(parameter.description ? { description: parameter.description } : {}) };
-    if (parameter.required) required.add(parameter.name);
-    places[parameter.in as 'path' | 'query'].push(parameter.name);
+  for (const field of described) {
+    if (field.in === 'body' || !keep(field.name)) continue;
+    properties[field.name] = { ...field.schema, ...(field.description ? { description: field.description } : {}) };
+    if (field.required) required.add(field.name);
+    places[field.in].push(field.name);
   }
   let rules: JsonSchema = {};
   const bodySchema: JsonSchema | undefined = operation.requestBody?.content?.['application/json']?.schema;
-  if (bodySchema) {
+  if (bodySchema && describedBody) {
     const branch = curated?.variant && (bodySchema.oneOf as JsonSchema[] | undefined)?.find((option) => Object.entries(curated.variant!).every(([name, value]) => option.properties?.[name]?.const === value));
-    const variant = branch ? variantBody(bodySchema, branch) : bodySchema;
-    const parts = variant && objectParts(variant, components);
-    const collides = parts && Object.keys(parts.properties).some((name) => name in properties || name === IDEMPOTENCY_ARGUMENT);
+    // The body's own fields as described, or those of the variant a curated tool sends.
+    const parts = branch ? objectParts(variantBody(bodySchema, branch), components) : 'fields' in describedBody ? objectParts(bodySchema, components) : undefined;
+    const collides = parts && Object.keys(parts.properties).some((name) => name in properties || RESERVED_FIELD_NAMES.has(name));
     if (parts && !collides) {
       places.fixed = curated?.variant ?? {};
       // A lifted object's fields stand at the top level in its place (log_call's phone, and its summary: the call's,
@@ -184,14 +187,13 @@ function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (ty
       if (!curated?.pick) rules = parts.rules;
     } else {
       properties.body = bodySchema;
-      if (operation.requestBody.required) required.add('body');
+      if ('whole' in describedBody ? describedBody.required : operation.requestBody.required) required.add('body');
       places.body = { nested: true };
     }
   }
   for (const name of curated?.require ?? []) required.add(name);
   if (route.method === 'POST') properties[IDEMPOTENCY_ARGUMENT] = { type: 'string', minLength: 1, maxLength: 255, description: 'Sent as the Idempotency-Key header: the same key within 24 hours answers the first result again instead of writing twice.' };
   const inputSchema = compact(selfContained({ type: 'object', properties, ...(required.size ? { required: [...required] } : {}), additionalProperties: false, ...rules }, components), false);
-  const success: JsonSchema | undefined = operation.responses?.[String(route.status)]?.content?.['application/json']?.schema;
   const outputSchema = success && objectParts(success, components) ? compact(selfContained(success.$ref ? { type: 'object', allOf: [success] } : success, components), true) : undefined;
   const title = curated?.title ?? route.summary;
   return {

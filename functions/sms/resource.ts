@@ -31,4 +31,8 @@ export const sms = defineResource({
   // SMS stuck QUEUED past 5 minutes become FAILED, unconfirmed (functions/sms/unanswered.ts).
   jobs: [{ name: 'SettleUnansweredSms', handler: 'sweep', everyMinutes: 1, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] }],
   keys: [{ builders: smsKeys, samples: smsKeySamples }],
+  zapier: {
+    triggers: [{ key: 'sms_received', noun: 'SMS', label: 'SMS Received', description: 'Triggers when a lead texts the business.', eventType: 'sms.received' }],
+    creates: [{ key: 'send_sms', noun: 'SMS', label: 'Send SMS', description: 'Sends an SMS to a lead, unless the number opted out.', tool: 'send_sms' }],
+  },
 });

@@ -1,16 +1,16 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { EVENT_TYPES } from '../../functions/events/types';
 import { buildDocument } from '../../functions/meta/document';
+import { labeller, sampleOf } from '../../shared/openapi/fields';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type ApiTool, type JsonSchema } from '../../functions/mcp/tools';
 import { resources, routes } from '../../functions/resources';
-import { CREATES, EXCLUDED, SEARCH_OR_CREATES, SEARCHES, TRIGGERS, type ActionEntry, type TriggerEntry } from './catalog';
+import type { ZapierAction, ZapierTrigger } from '../../shared/zapier-offers';
 
 /**
  * The Zapier app's definitions (integrations/zapier/generated.json), generated from the route table and the event
  * types through the OpenAPI document: each action's input fields from its API tool's arguments, its sample from the
- * document's examples, each trigger's sample from its event's. index.js reads them; `npm run generate` writes them and
- * a test fails while they are stale, or while a keyed route or an event type is neither in the app nor excluded.
+ * document's examples, each trigger's sample from its event's. What the app offers is what each resource's definition
+ * declares (`zapier`, shared/zapier-offers.ts). index.js reads them; `npm run generate` writes them and a test
+ * fails while they are stale.
  */
 
 /** A Zapier input field, as zapier-platform-schema's PlainInputFieldSchema takes it. */
@@ -37,16 +37,6 @@ function helpOf(description: unknown): string | undefined {
   return cut.slice(0, cut.lastIndexOf('. ') + 1) || `${cut.slice(0, MAX_HELP - 1)}…`;
 }
 
-/** `firstName` → `First Name`, `leadId` → `Lead ID`. */
-const labelOf = (key: string) =>
-  key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/_/g, ' ')
-    .replace(/^./, (letter) => letter.toUpperCase())
-    .replace(/\bId\b/g, 'ID')
-    .replace(/\bUrl\b/g, 'URL')
-    .replace(/\bSms\b/g, 'SMS');
-
 /** The schema without its `null` alternative: Zapier leaves an optional field out rather than send null. */
 function notNull(schema: JsonSchema): JsonSchema {
   const options = (schema.anyOf as JsonSchema[] | undefined)?.filter((option) => option.type !== 'null');
@@ -63,13 +53,13 @@ function scalarType(schema: JsonSchema, key: string): ZapierField['type'] {
 }
 
 /** One argument of a tool as a Zapier field: scalars typed, enums as choices, lists, key/value objects and line items. */
-function fieldOf(key: string, raw: JsonSchema, required: boolean): ZapierField {
+function fieldOf(key: string, raw: JsonSchema, required: boolean, labelOf: (name: string) => string): ZapierField {
   const schema = notNull(raw);
   const helpText = helpOf(schema.description);
   const base = { key, label: labelOf(key), required };
   if (schema.type === 'array' && schema.items?.type === 'object') {
     const inner = schema.items as JsonSchema;
-    return { ...base, children: Object.entries(inner.properties as Record<string, JsonSchema>).map(([name, child]) => fieldOf(name, child, (inner.required ?? []).includes(name))) };
+    return { ...base, children: Object.entries(inner.properties as Record<string, JsonSchema>).map(([name, child]) => fieldOf(name, child, (inner.required ?? []).includes(name), labelOf)) };
   }
   if (schema.type === 'object') return { ...base, dict: true, ...(helpText ? { helpText } : {}) };
   const item = schema.type === 'array' ? (schema.items as JsonSchema) : schema;
@@ -82,30 +72,11 @@ function fieldOf(key: string, raw: JsonSchema, required: boolean): ZapierField {
   };
 }
 
-/** What the document's examples say a response is: every `$ref` to a named schema replaced by its first example. */
-function exampleOf(schema: JsonSchema | undefined, components: Record<string, JsonSchema>): unknown {
-  if (!schema) return undefined;
-  if (schema.$ref) {
-    const named = components[String(schema.$ref).split('/').pop()!]!;
-    return named.examples?.[0] ?? exampleOf(named, components);
-  }
-  if (schema.examples?.[0] !== undefined) return schema.examples[0];
-  if (schema.anyOf) return exampleOf((schema.anyOf as JsonSchema[]).find((option) => option.type !== 'null'), components);
-  if (schema.oneOf) return exampleOf(schema.oneOf[0], components);
-  if (schema.type === 'array') return [exampleOf(schema.items, components)].filter((item) => item !== undefined);
-  if (schema.type === 'object' && schema.properties) {
-    return Object.fromEntries(Object.entries(schema.properties as Record<string, JsonSchema>).flatMap(([name, property]) => {
-      const value = exampleOf(property, components);
-      return value === undefined ? [] : [[name, value]];
-    }));
-  }
-  return undefined;
-}
-
 type Json = Record<string, any>;
 
 /** An action's request: where each field goes (the tool's places), and the record its answer holds. */
-function actionOf(entry: ActionEntry, tool: ApiTool, document: Json) {
+function actionOf(entry: ZapierAction, tool: ApiTool, document: Json, search: boolean) {
+  const labelOf = labeller(document as never);
   const components = document.components.schemas as Record<string, JsonSchema>;
   const properties = tool.inputSchema.properties as Record<string, JsonSchema>;
   const required = new Set([...((tool.inputSchema.required as string[] | undefined) ?? []), ...(entry.require ?? [])]);
@@ -113,8 +84,8 @@ function actionOf(entry: ActionEntry, tool: ApiTool, document: Json) {
   for (const name of [...names, ...Object.keys(entry.fixed ?? {})]) if (!properties[name]) throw new Error(`the Zapier action ${entry.key} names ${name}, which ${tool.name} does not take`);
   const fields = names.map((name) =>
     name === IDEMPOTENCY_ARGUMENT
-      ? { ...fieldOf(name, properties[name]!, false), label: 'Idempotency Key', helpText: 'Optional. The same key within 24 hours answers the first result again instead of writing twice: map a value unique to the run (the trigger’s ID) so that a replayed Zap step does not write twice.' }
-      : fieldOf(name, properties[name]!, required.has(name)),
+      ? { ...fieldOf(name, properties[name]!, false, labelOf), label: 'Idempotency Key', helpText: 'Optional. The same key within 24 hours answers the first result again instead of writing twice: map a value unique to the run (the trigger’s ID) so that a replayed Zap step does not write twice.' }
+      : fieldOf(name, properties[name]!, required.has(name), labelOf),
   );
   // The record (or, for a search, the list of records) the answer holds is what the action answers, the answer's
   // other parts beside its fields (an upsert's `created`).
@@ -125,8 +96,8 @@ function actionOf(entry: ActionEntry, tool: ApiTool, document: Json) {
   const records = Object.entries((answer?.properties ?? {}) as Record<string, JsonSchema>).filter(([, part]) => isRecord(part));
   if (records.length !== 1) throw new Error(`the Zapier action ${entry.key}: ${tool.name}'s answer holds ${records.length} records, not one`);
   const [unwrap, part] = records[0]!;
-  if ((part.type === 'array') !== SEARCHES.includes(entry)) throw new Error(`the Zapier action ${entry.key}: a search answers a list, a create one record`);
-  const example = exampleOf(success, components) as Json;
+  if ((part.type === 'array') !== search) throw new Error(`the Zapier action ${entry.key}: a search answers a list, a create one record`);
+  const example = sampleOf(success, components) as Json;
   const { [unwrap]: record, ...rest } = example;
   const sample = Array.isArray(record) ? record[0] : { ...rest, ...record };
   if (!sample || typeof sample !== 'object') throw new Error(`the Zapier action ${entry.key}: the document has no example of ${tool.name}'s answer`);
@@ -146,7 +117,7 @@ function actionOf(entry: ActionEntry, tool: ApiTool, document: Json) {
 }
 
 /** A trigger's sample: the document's Event example as an event of its type, its data the example of that type's record. */
-function triggerOf(entry: TriggerEntry, document: Json, dataOf: Map<string, string>) {
+function triggerOf(entry: ZapierTrigger, document: Json, dataOf: Map<string, string>) {
   const components = document.components.schemas as Record<string, JsonSchema>;
   const event = components.Event!.examples[0] as Json;
   const type = entry.eventType ?? event.type;
@@ -177,40 +148,28 @@ function otherValueOf(field: string, value: unknown, schema: JsonSchema): unknow
 export function zapierDefinitions() {
   const document = buildDocument() as Json;
   const tools = new Map(buildTools(document as never, routes).map((tool) => [tool.name, tool]));
-  const toolOf = (entry: ActionEntry) => {
+  const toolOf = (entry: ZapierAction) => {
     const tool = tools.get(entry.tool);
     if (!tool) throw new Error(`the Zapier action ${entry.key} calls ${entry.tool}, which is no API tool (functions/mcp/tools.ts)`);
     return tool;
   };
-  const creates = CREATES.map((entry) => actionOf(entry, toolOf(entry), document));
-  const searches = SEARCHES.map((entry) => actionOf(entry, toolOf(entry), document));
+  // What each resource offers (its definition's `zapier`), in the list's order: a resource that says nothing offers nothing.
+  const offers = resources.map((resource) => resource.zapier ?? {});
+  const creates = offers.flatMap((offer) => offer.creates ?? []).map((entry) => actionOf(entry, toolOf(entry), document, false));
+  const searches = offers.flatMap((offer) => offer.searches ?? []).map((entry) => actionOf(entry, toolOf(entry), document, true));
   const dataOf = new Map(resources.flatMap((resource) => resource.events ?? []).flatMap((source) => source.types.map((type) => [type, source.data] as const)));
-  const triggers = TRIGGERS.map((entry) => triggerOf(entry, document, dataOf));
+  const offeredTriggers = offers.flatMap((offer) => offer.triggers ?? []);
+  for (const trigger of offeredTriggers) if (trigger.eventType && !(EVENT_TYPES as readonly string[]).includes(trigger.eventType)) throw new Error(`the Zapier trigger ${trigger.key} names ${trigger.eventType}, no event type`);
+  const triggers = offeredTriggers.map((entry) => triggerOf(entry, document, dataOf));
+  const searchOrCreates = offers.flatMap((offer) => offer.searchOrCreates ?? []);
+  const keys = (list: readonly { key: string }[]) => new Set(list.map(({ key }) => key));
+  for (const pair of searchOrCreates) if (!keys(searches).has(pair.search) || !keys(creates).has(pair.create)) throw new Error(`the Zapier search-or-create ${pair.label} names a search or a create the app does not offer`);
+  for (const [kind, list] of Object.entries({ triggers, creates, searches })) if (keys(list).size !== list.length) throw new Error(`two Zapier ${kind} have one key`);
 
-  // Every keyed route is an action's or excluded with why; every event type a trigger's.
-  const keyed = routes.filter((route) => route.auth !== 'none').map((route) => route.aliasOf ?? route.operationId);
-  const called = new Set([...creates, ...searches].map((action) => action.operationId));
-  const missing = [...new Set(keyed)].filter((id) => !called.has(id) && !EXCLUDED[id]);
-  if (missing.length) throw new Error(`keyed routes neither a Zapier action nor excluded with why (integrations/zapier/catalog.ts): ${missing.join(', ')}`);
-  const unknown = Object.keys(EXCLUDED).filter((id) => !keyed.includes(id) || called.has(id));
-  if (unknown.length) throw new Error(`integrations/zapier/catalog.ts excludes what is no keyed route, or an action's: ${unknown.join(', ')}`);
-  const triggered = new Set<string>(TRIGGERS.flatMap((trigger) => (trigger.eventType ? [trigger.eventType] : EVENT_TYPES)));
-  const untriggered = EVENT_TYPES.filter((type) => !triggered.has(type));
-  if (untriggered.length) throw new Error(`event types no Zapier trigger offers: ${untriggered.join(', ')}`);
-  for (const trigger of TRIGGERS) if (trigger.eventType && !(EVENT_TYPES as readonly string[]).includes(trigger.eventType)) throw new Error(`the Zapier trigger ${trigger.key} names ${trigger.eventType}, no event type`);
-
-  return { triggers, creates, searches, searchOrCreates: SEARCH_OR_CREATES };
+  return { triggers, creates, searches, searchOrCreates };
 }
 
 export const generatedContent = () => `${JSON.stringify(zapierDefinitions(), null, 2)}\n`;
 
-/** Whether the committed definitions are what the route table generates now. */
-export const isStale = () => readFileSync(GENERATED_FILE, 'utf8') !== generatedContent();
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const content = generatedContent();
-  if (!existsSync(GENERATED_FILE) || readFileSync(GENERATED_FILE, 'utf8') !== content) {
-    writeFileSync(GENERATED_FILE, content);
-    console.log(`Wrote ${fileURLToPath(GENERATED_FILE)}`);
-  }
-}
+/** The app's definitions as `npm run generate` (infra/generate/run.ts) writes them. */
+export const generatedFile = () => ({ path: GENERATED_FILE, content: generatedContent() });

@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { OpenApiDocument } from '../../../shared/openapi/schemas';
 import type { RouteDefinition } from '../../../shared/routes/route';
 import { OPTIONAL_TEXT_RULE, TEXT_RULE } from '../../../shared/schema';
+import { describeOperation, labeller, nonNull, RESERVED_FIELD_NAMES, type OperationField } from '../../../shared/openapi/fields';
 import { EVENT_TYPES } from '../../../functions/events/types';
 import { buildDocument } from '../../../functions/meta/document';
 import { routes } from '../../../functions/resources';
+import type { OperationRequest } from '../nodes/SalesPipeline/request';
 
 /**
  * The n8n node's description, generated from the route table and the OpenAPI document it builds, and the trigger's
@@ -15,41 +17,11 @@ import { routes } from '../../../functions/resources';
 
 type Json = Record<string, any>;
 
-/** What the action node sends for one operation: read by SalesPipeline.node.ts's execute. */
-export interface OperationRequest {
-  method: RouteDefinition['method'];
-  path: string;
-  /** Path parameters, each a required field of the operation. */
-  pathParams: string[];
-  /** Query parameters: required ones are fields of their own, the others are under Filters (GET) or Options. */
-  query: { required: string[]; optional: string[] };
-  /** The body's fields (required ones on their own, the others under Additional Fields or Update Fields), or one JSON field `body`. */
-  body: { required: string[]; optional: string[] } | 'json' | null;
-  /** Fields whose value is JSON text (arrays and objects), parsed before they are sent. */
-  json: string[];
-  /** A list: its items' key in the answer; the operation walks `nextCursor` with Return All. */
-  list?: string;
-}
-
-/** Parameter names the node keeps for itself: a route field with one of these names is sent in the body's JSON instead. */
-const RESERVED = new Set(['resource', 'operation', 'returnAll', 'limit', 'filters', 'options', 'additionalFields', 'updateFields', 'body']);
-
-/** Pagination's own query parameters: the node sets them (Return All and Limit). */
-const PAGING = new Set(['page', 'cursor', 'limit']);
-
 /** The routes an API key calls, without the PATCH aliases of PUTs (the same request) and the MCP server's own. */
 export const keyedRoutes = (all: readonly RouteDefinition[] = routes) => all.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp') && route.aliasOf === undefined);
 
 /** `Audit log` → `auditLog`: a resource's value, from its tag. */
 export const resourceValue = (tag: string) => tag.toLowerCase().replace(/[^a-z0-9]+(.)/g, (_, letter: string) => letter.toUpperCase());
-
-const ACRONYMS = new Set(['id', 'url', 'sms', 'faq', 'api', 'ai', 'utc', 'ids', 'urls']);
-
-/** `leadId` → `Lead ID`, `smsSenderId` → `SMS Sender ID`: a field's display name in n8n's Title Case. */
-export function displayName(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').split(' ').filter(Boolean);
-  return words.map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase().replace(/^IDS$/, 'IDs').replace(/^URLS$/, 'URLs') : word[0]!.toUpperCase() + word.slice(1))).join(' ');
-}
 
 /** The first sentence of a description, which n8n shows under the field. */
 function firstSentence(text: unknown): string | undefined {
@@ -62,30 +34,15 @@ function firstSentence(text: unknown): string | undefined {
   return sentence.length > 300 ? `${sentence.slice(0, 297)}…` : sentence;
 }
 
-function resolve(schema: Json, components: Record<string, Json>): Json {
-  return typeof schema.$ref === 'string' ? resolve(components[schema.$ref.slice('#/components/schemas/'.length)]!, components) : schema;
-}
-
-/** A schema's one non-null shape: `anyOf [X, null]` is X. */
-function nonNull(schema: Json, components: Record<string, Json>): Json {
-  const resolved = resolve(schema, components);
-  const options = (resolved.anyOf ?? resolved.oneOf) as Json[] | undefined;
-  if (options) {
-    const kept = options.map((option) => resolve(option, components)).filter((option) => option.type !== 'null');
-    if (kept.length === 1) return { ...kept[0], description: resolved.description ?? kept[0]!.description };
-  }
-  return resolved;
-}
-
-/** A field of the node for one parameter or body field, typed from its schema. */
-function fieldOf(name: string, schema: Json, components: Record<string, Json>, required: boolean, description?: string): Json {
-  const shape = nonNull(schema, components);
-  const said = firstSentence(description ?? shape.description);
-  const base = { displayName: displayName(name), name, ...(said ? { description: said } : {}), ...(required ? { required: true } : {}) };
+/** A field of the node for one field of the operation, typed from its schema. */
+function propertyOf(field: OperationField, components: Record<string, Json>): Json {
+  const shape = nonNull(field.schema, components);
+  const said = firstSentence(field.description ?? shape.description);
+  const base = { displayName: field.label, name: field.name, ...(said ? { description: said } : {}), ...(field.required ? { required: true } : {}) };
   const values = shape.enum as unknown[] | undefined;
   if (values && values.every((value) => typeof value === 'string')) {
     const options = (values as string[]).map((value) => ({ name: value, value }));
-    return { ...base, type: 'options', options, default: shape.default ?? (required ? values[0] : '') };
+    return { ...base, type: 'options', options, default: shape.default ?? (field.required ? values[0] : '') };
   }
   const type = Array.isArray(shape.type) ? shape.type.find((t: string) => t !== 'null') : shape.type;
   if (type === 'string') return { ...base, type: 'string', default: typeof shape.default === 'string' ? shape.default : '' };
@@ -99,58 +56,48 @@ function fieldOf(name: string, schema: Json, components: Record<string, Json>, r
 
 const byName = (a: Json, b: Json) => String(a.displayName).localeCompare(String(b.displayName));
 
-/** The operation's fields and its request, from the route's operation in the document. */
+/** The operation's properties and its request, from the route's fields (shared/openapi/fields.ts). */
 function operationOf(document: OpenApiDocument, route: RouteDefinition, resource: string) {
-  const components = ((document as Json).components?.schemas ?? {}) as Record<string, Json>;
-  const operation = (document.paths[route.path] as Json)[route.method.toLowerCase()] as Json;
+  const { fields: described, body, components, list } = describeOperation(document, route);
   const show = { resource: [resource], operation: [route.operationId] };
+  const own = (field: OperationField) => ({ ...propertyOf(field, components), displayOptions: { show } });
   const fields: Json[] = [];
   const request: OperationRequest = { method: route.method, path: route.path, pathParams: [], query: { required: [], optional: [] }, body: null, json: [] };
-  const success = operation.responses?.[String(route.status)]?.content?.['application/json']?.schema as Json | undefined;
-  const answer = success && resolve(success, components);
-  const parameters = (operation.parameters ?? []) as Json[];
-  const listKey = answer?.properties && 'nextCursor' in answer.properties && parameters.some((p) => p.in === 'query' && p.name === 'cursor') ? Object.keys(answer.properties).find((key) => answer.properties[key].type === 'array') : undefined;
-  if (listKey) request.list = listKey;
+  if (list) request.list = list;
   const optionalQuery: Json[] = [];
-  for (const parameter of parameters) {
-    if (parameter.in === 'path') {
-      fields.push({ ...fieldOf(parameter.name, parameter.schema, components, true, parameter.description), displayOptions: { show } });
-      request.pathParams.push(parameter.name);
-    } else if (parameter.in === 'query') {
-      if (listKey && PAGING.has(parameter.name)) continue;
-      if (parameter.required) {
-        if (RESERVED.has(parameter.name)) throw new Error(`${route.operationId}'s required query parameter ${parameter.name} has a name the n8n node keeps for itself`);
-        fields.push({ ...fieldOf(parameter.name, parameter.schema, components, true, parameter.description), displayOptions: { show } });
-        request.query.required.push(parameter.name);
-      } else {
-        optionalQuery.push(fieldOf(parameter.name, parameter.schema, components, false, parameter.description));
-        request.query.optional.push(parameter.name);
-      }
-    }
-  }
-  const bodySchema = operation.requestBody?.content?.['application/json']?.schema as Json | undefined;
-  let optionalBody: Json[] = [];
-  if (bodySchema) {
-    const body = resolve(bodySchema, components);
-    const taken = new Set([...request.pathParams, ...request.query.required, ...request.query.optional]);
-    const own = body.type === 'object' && body.properties && !body.oneOf && !body.anyOf && Object.keys(body.properties).every((name) => !taken.has(name) && !RESERVED.has(name));
-    if (own) {
-      const required = new Set((body.required ?? []) as string[]);
-      const names = Object.keys(body.properties);
-      request.body = { required: names.filter((name) => required.has(name)), optional: names.filter((name) => !required.has(name)) };
-      for (const name of request.body.required) fields.push({ ...fieldOf(name, body.properties[name], components, true), displayOptions: { show } });
-      optionalBody = request.body.optional.map((name) => fieldOf(name, body.properties[name], components, false));
+  const optionalBody: Json[] = [];
+  for (const field of described) {
+    if (field.paging) continue;
+    if (field.in === 'path') {
+      fields.push(own(field));
+      request.pathParams.push(field.name);
+    } else if (field.in === 'query' && field.required) {
+      if (RESERVED_FIELD_NAMES.has(field.name)) throw new Error(`${route.operationId}'s required query parameter ${field.name} has a name the n8n node keeps for itself`);
+      fields.push(own(field));
+      request.query.required.push(field.name);
+    } else if (field.in === 'query') {
+      optionalQuery.push(propertyOf(field, components));
+      request.query.optional.push(field.name);
     } else {
-      request.body = 'json';
-      fields.push({ displayName: 'Body', name: 'body', type: 'json', required: !!operation.requestBody.required, default: '{}', description: firstSentence(operation.requestBody.description ?? body.description) ?? 'The request body, as JSON.', displayOptions: { show } });
+      request.body = request.body && request.body !== 'json' ? request.body : { required: [], optional: [] };
+      request.body[field.required ? 'required' : 'optional'].push(field.name);
+      if (field.required) fields.push(own(field));
+      else optionalBody.push(propertyOf(field, components));
     }
   }
+  if (body && 'whole' in body) {
+    request.body = 'json';
+    fields.push({ displayName: 'Body', name: 'body', type: 'json', required: body.required, default: '{}', description: firstSentence(body.description) ?? 'The request body, as JSON.', displayOptions: { show } });
+  } else if (body && !request.body) request.body = { required: [], optional: [] };
   request.json = [...fields, ...optionalQuery, ...optionalBody].filter((field) => field.type === 'json' && field.name !== 'body').map((field) => field.name as string);
-  if (listKey) {
+  if (list) {
     fields.push({ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: false, description: 'Whether to return all results or only up to a given limit', displayOptions: { show } });
     fields.push({ displayName: 'Limit', name: 'limit', type: 'number', typeOptions: { minValue: 1, maxValue: 100 }, default: 50, description: 'Max number of results to return', displayOptions: { show: { ...show, returnAll: [false] } } });
   }
-  if (optionalQuery.length) fields.push({ displayName: route.method === 'GET' ? 'Filters' : 'Options', name: route.method === 'GET' ? 'filters' : 'options', type: 'collection', placeholder: route.method === 'GET' ? 'Add Filter' : 'Add Option', default: {}, displayOptions: { show }, options: optionalQuery.sort(byName) });
+  if (optionalQuery.length) {
+    const read = route.method === 'GET';
+    fields.push({ displayName: read ? 'Filters' : 'Options', name: read ? 'filters' : 'options', type: 'collection', placeholder: read ? 'Add Filter' : 'Add Option', default: {}, displayOptions: { show }, options: optionalQuery.sort(byName) });
+  }
   if (optionalBody.length) {
     const update = route.method === 'PATCH' || route.method === 'PUT';
     fields.push({ displayName: update ? 'Update Fields' : 'Additional Fields', name: update ? 'updateFields' : 'additionalFields', type: 'collection', placeholder: 'Add Field', default: {}, displayOptions: { show }, options: optionalBody.sort(byName) });
@@ -189,15 +136,19 @@ export function nodeDescription(document: OpenApiDocument = buildDocument(), all
 }
 
 /** The trigger's event types, each with the name n8n shows: `lead.note_added` → `Lead Note Added`. */
-export const triggerEvents = (types: readonly string[] = EVENT_TYPES) => ({ events: types.map((type) => ({ name: displayName(type.replace(/[._]/g, ' ')), value: type })) });
+export const triggerEvents = (types: readonly string[] = EVENT_TYPES, document: OpenApiDocument = buildDocument()) => {
+  const label = labeller(document);
+  return { events: types.map((type) => ({ name: label(type.replace(/[._]/g, ' ')), value: type })) };
+};
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** The files generated for the n8n node, with their content now. */
 export function n8nFiles(): { path: URL; content: string }[] {
+  const document = buildDocument();
   return [
-    { path: new URL('../nodes/SalesPipeline/operations.json', import.meta.url), content: json(nodeDescription()) },
-    { path: new URL('../nodes/SalesPipelineTrigger/events.json', import.meta.url), content: json(triggerEvents()) },
+    { path: new URL('../nodes/SalesPipeline/operations.json', import.meta.url), content: json(nodeDescription(document)) },
+    { path: new URL('../nodes/SalesPipelineTrigger/events.json', import.meta.url), content: json(triggerEvents(EVENT_TYPES, document)) },
   ];
 }
 

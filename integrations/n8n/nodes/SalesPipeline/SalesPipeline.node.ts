@@ -1,18 +1,8 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, JsonObject } from 'n8n-workflow';
 import { jsonParse, NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import generated from './operations.json';
+import type { OperationRequest } from './request';
 import { apiRequest, CREDENTIAL } from './transport';
-
-/** What one operation sends (generated with its fields from the API's route table: integrations/n8n/tools/generate.ts). */
-interface OperationRequest {
-	method: IHttpRequestMethods;
-	path: string;
-	pathParams: string[];
-	query: { required: string[]; optional: string[] };
-	body: { required: string[]; optional: string[] } | 'json' | null;
-	json: string[];
-	list?: string;
-}
 
 const { properties, requests } = generated as unknown as { properties: INodeProperties[]; requests: Record<string, OperationRequest> };
 
