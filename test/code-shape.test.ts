@@ -38,7 +38,7 @@ describe('the product code’s shape', () => {
 
   it('reads the product’s files: every resource’s, shared/, infra/ and the integrations’', () => {
     const paths = files.map(({ path }) => path);
-    expect(paths).toEqual(expect.arrayContaining(['functions/resources.ts', 'shared/prose.ts', 'infra/cdk/bundling.ts', 'integrations/zapier/catalog.ts']));
+    expect(paths).toEqual(expect.arrayContaining(['functions/resources.ts', 'shared/prose.ts', 'infra/cdk/bundling.ts', 'integrations/zapier/generate.ts']));
     expect(paths.filter((path) => path.endsWith('.test.ts') || path === 'functions/events/samples.ts')).toEqual([]);
   });
 
