@@ -62,16 +62,20 @@ export const updateAppointment = appointment.update({
   errors: [409],
 });
 
-/** What GET /v1/availability answers, sentence by sentence. */
-const AVAILABILITY_DESCRIPTION = [
-  `Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most ${MAX_WINDOW_DAYS} days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId),`,
-  `every \`step\` minutes (${DEFAULT_STEP_MINUTES} by default) from the start of each working period.`,
-  `A slot lies wholly inside the business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the member has none), and overlaps none of that member’s booked appointments or live holds.`,
-  `Each slot gives its times in UTC and in the organization’s timezone (\`startsAtLocal\`, \`endsAtLocal\`, with the offset in force then) and \`startsAtLabel\` to say aloud.`,
-  `With no business hours and no member’s own working hours there are no slots, and \`notice\` says so (\`NO_BUSINESS_HOURS\`); with no member to take the service, \`NO_MEMBERS\`.`,
-  `Disabled members are never listed, nor, for a service with \`memberIds\`, members not among them; \`memberId\` keeps one member (one not among the service’s \`memberIds\` answers 400).`,
-  `Two DynamoDB round trips: the organization, the service and the members; then each working member’s bookings.`,
-].join(' ');
+/** What GET /v1/availability answers. */
+const AVAILABILITY_DESCRIPTION = prose`
+  Slots of the service’s duration that start in [from, to) (now and 7 days on by default; at most ${MAX_WINDOW_DAYS}
+  days; a service longer than 7 days, more than an appointment lasts, answers 400 naming serviceId), every \`step\`
+  minutes (${DEFAULT_STEP_MINUTES} by default) from the start of each working period. A slot lies wholly inside the
+  business hours, outside its closed dates, and inside each listed member’s own working hours (the business’s when the
+  member has none), and overlaps none of that member’s booked appointments or live holds. Each slot gives its times in
+  UTC and in the organization’s timezone (\`startsAtLocal\`, \`endsAtLocal\`, with the offset in force then) and
+  \`startsAtLabel\` to say aloud. With no business hours and no member’s own working hours there are no slots, and
+  \`notice\` says so (\`NO_BUSINESS_HOURS\`); with no member to take the service, \`NO_MEMBERS\`. Disabled members are
+  never listed, nor, for a service with \`memberIds\`, members not among them; \`memberId\` keeps one member (one not
+  among the service’s \`memberIds\` answers 400). Two DynamoDB round trips: the organization, the service and the
+  members; then each working member’s bookings.
+`;
 
 export const findAvailability = defineRoute({
   operationId: 'findAvailability',

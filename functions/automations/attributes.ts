@@ -5,6 +5,7 @@ import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
 import { organizationPartition as org } from '#shared/store/keys';
 import { DEFAULT_QUIET_HOURS, STOP_CONDITIONS, TRIGGER_NAMES, TRIGGERS, type QuietHours, type TriggerName } from './catalog';
 import { Step, Steps } from './steps/schema';
+import { prose } from '#shared/prose';
 
 const list = (values: readonly string[]) => values.join(', ');
 
@@ -76,12 +77,12 @@ export const QuietHoursRule = v.pipe(
     v.check((hours) => hours.allowedFrom < hours.allowedUntil, 'allowedUntil must be after allowedFrom'),
     ['allowedUntil'],
   ),
-  v.description(
-    'SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end ' +
-    'of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in ' +
-    'lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` ' +
-    'is true; a step due outside them waits for the next allowed minute.',
-  ),
+  v.description(prose`
+    SMS steps go out from \`allowedFrom\` until \`allowedUntil\` (\`allowedUntil\` after \`allowedFrom\`, 24:00 the end
+    of the day) on \`days\` (every day when absent; \`monday\`, \`Monday\` or \`MONDAY\`, kept and answered once each in
+    lower case as \`businessHours\` writes them), and not on the organization’s \`closedDates\` while \`closedDates\` is
+    true; a step due outside them waits for the next allowed minute.
+  `),
 );
 
 const StopWhen = v.pipe(

@@ -14,6 +14,7 @@ import {
   ListAutomationsQuery,
   UpdateAutomationBody,
 } from './schema';
+import { prose } from '#shared/prose';
 
 const automationRows = recordRows({
   tag: 'Automations',
@@ -25,23 +26,24 @@ const automationRows = recordRows({
   changeLog: true,
 });
 
-const CHECKS =
-  'The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait ' +
-  'lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names ' +
-  'only variables its trigger supplies, and gives a fallback to one that may be empty ' +
-  '(`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a ' +
-  '`webhook` step’s URL must not point at a private, loopback or link-local address. Each refusal is a 400 ' +
-  'naming the field (`steps.2.duration`).';
+const CHECKS = prose`
+  The trigger’s filter may name only its fields (\`trigger.filter.tag\`), with values of their lists; a wait lasts 1
+  minute to 365 days; \`before\` counts back only from a time the trigger’s record has; a template names only variables
+  its trigger supplies, and gives a fallback to one that may be empty (\`{{lead.firstName|there}}\`); a
+  \`notify_member\` step names a member of the organization who has a phone; a \`webhook\` step’s URL must not point at
+  a private, loopback or link-local address. Each refusal is a 400 naming the field (\`steps.2.duration\`).
+`;
 
 export const createAutomation = automationRows.create({
   summary: 'Create an automation, from scratch or from a recipe',
-  description:
-    `An automation runs its steps (texts, notes, status moves, webhooks, waits) for each event of its trigger. ` +
-    `\`name\`, \`trigger\` and \`steps\` are required, unless \`fromTemplate\` names a recipe (GET ` +
-    `/v1/automation-templates): the recipe’s fields are taken, each replaced whole by the same field of the body, ` +
-    `and the result checked as any create. ${CHECKS} An organization has at most ` +
-    `${LIMITS.automationsPerOrganization} automations: another answers 409 LIMIT_REACHED. The first write that ` +
-    `gives an automation a \`webhook\` step answers \`signingSecret\`, shown only then.`,
+  description: prose`
+    An automation runs its steps (texts, notes, status moves, webhooks, waits) for each event of its trigger. \`name\`,
+    \`trigger\` and \`steps\` are required, unless \`fromTemplate\` names a recipe (GET /v1/automation-templates): the
+    recipe’s fields are taken, each replaced whole by the same field of the body, and the result checked as any create.
+    ${CHECKS} An organization has at most ${LIMITS.automationsPerOrganization} automations: another answers 409
+    LIMIT_REACHED. The first write that gives an automation a \`webhook\` step answers \`signingSecret\`, shown only
+    then.
+  `,
   // GetItem: a notify_member step's member, read to check it has a phone.
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem'],
   requestExample: automationRequest,
@@ -79,10 +81,11 @@ export const listAutomationTemplates = readRow({
   operationId: 'listAutomationTemplates',
   path: '/v1/automation-templates',
   summary: 'List the recipes an automation can start from',
-  description:
-    'The built-in recipes (missed-call text-back, web-form instant reply, appointment reminders, quote follow-up, ' +
-    'review request), each with the automation it makes; `POST /v1/automations` with `fromTemplate` makes one. The ' +
-    'same for every organization; read from the deployed code, with no DynamoDB call.',
+  description: prose`
+    The built-in recipes (missed-call text-back, web-form instant reply, appointment reminders, quote follow-up, review
+    request), each with the automation it makes; \`POST /v1/automations\` with \`fromTemplate\` makes one. The same for
+    every organization; read from the deployed code, with no DynamoDB call.
+  `,
   tag: 'Automations',
   dynamodb: [],
   request: {},

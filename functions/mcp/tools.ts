@@ -4,6 +4,7 @@ import { scopeAllows } from '#shared/auth/scopes';
 import { OPTIONAL_TEXT_PATTERN, OPTIONAL_TEXT_RULE, TEXT_PATTERN, TEXT_RULE } from '#shared/schema';
 import { RESOURCE_TOOLSETS } from './schema';
 import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_RULE, mayDestroy, reachesOutside, type RouteDefinition } from '#shared/routes/route';
+import { prose } from '#shared/prose';
 
 export type { JsonSchema };
 
@@ -47,9 +48,11 @@ export const CURATED_TOOLS: readonly { name: string; operationId: string; title:
     name: 'save_caller',
     operationId: 'upsertLead',
     title: 'Save the caller as a lead',
-    description:
-      'Finds the lead with this phone number or creates it, with the name the caller gives: call it when lookup_caller found no lead and the caller wants a booking or a call back. ' +
-      'Its lead.id is the leadId hold_slot, book_appointment and send_sms take. A lead with the number gets the fields given.',
+    description: prose`
+      Finds the lead with this phone number or creates it, with the name the caller gives: call it when lookup_caller
+      found no lead and the caller wants a booking or a call back. Its lead.id is the leadId hold_slot, book_appointment
+      and send_sms take. A lead with the number gets the fields given.
+    `,
     pick: ['phone', 'name', 'email', 'suburb'],
     require: ['phone', 'name'],
     variant: { match: 'phone' },

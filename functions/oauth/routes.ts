@@ -20,6 +20,7 @@ import {
   TokenForm,
   TokenResponse,
 } from './schema';
+import { prose } from '#shared/prose';
 
 /** Public: OAuth clients call these before they hold anything. Each reads little and answers at once, under its own throttle. */
 const PUBLIC = { tag: 'OAuth', auth: 'none' as const };
@@ -47,10 +48,12 @@ const protectedResource = (path: string, operationId: string, summary: string) =
     method: 'GET',
     path,
     summary,
-    description: 'The MCP server’s protected resource metadata (RFC 9728): its `resource` (`<base>/mcp`, the ' +
-      'audience of its tokens), its authorization server (this API), and the scopes it takes. The same document ' +
-      'at the root path and at the MCP server’s own, as clients probe both. A 401 from `/mcp` names it in ' +
-      '`WWW-Authenticate: Bearer resource_metadata="…", scope="read"`.',
+    description: prose`
+      The MCP server’s protected resource metadata (RFC 9728): its \`resource\` (\`<base>/mcp\`, the audience of its
+      tokens), its authorization server (this API), and the scopes it takes. The same document at the root path and at
+      the MCP server’s own, as clients probe both. A 401 from \`/mcp\` names it in \`WWW-Authenticate: Bearer
+      resource_metadata="…", scope="read"\`.
+    `,
     dynamodb: [],
     status: 200,
     request: {},
@@ -68,12 +71,13 @@ const authorizationServer = (path: string, operationId: string, summary: string)
     method: 'GET',
     path,
     summary,
-    description:
-      'The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: ' +
-      'the authorization code grant with PKCE S256 only, public clients (`token_endpoint_auth_methods_supported: ' +
-      '["none"]`), dynamic registration at `registration_endpoint`, client ID metadata documents ' +
-      '(`client_id_metadata_document_supported`), and `iss` in every authorization response (RFC 9207). No ' +
-      'OpenID Connect: no ID tokens.',
+    description: prose`
+      The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: the
+      authorization code grant with PKCE S256 only, public clients (\`token_endpoint_auth_methods_supported:
+      ["none"]\`), dynamic registration at \`registration_endpoint\`, client ID metadata documents
+      (\`client_id_metadata_document_supported\`), and \`iss\` in every authorization response (RFC 9207). No OpenID
+      Connect: no ID tokens.
+    `,
     dynamodb: [],
     status: 200,
     request: {},
@@ -90,12 +94,13 @@ export const registerOAuthClient = defineRoute({
   method: 'POST',
   path: OAUTH_PATHS.register,
   summary: 'Register an OAuth client (dynamic client registration, RFC 7591)',
-  description: `For clients that register themselves (a client with an https client ID metadata document needs ` +
-    `not). Public clients only (\`token_endpoint_auth_method: "none"\`, PKCE); redirect URIs are https, or http ` +
-    `on the loopback interface (any port at authorization, RFC 8252). The client is forgotten after ` +
-    `${UNUSED_REGISTRATION_LIFETIME} unless an organization grants it access; the token endpoint then answers ` +
-    `\`invalid_client\`, and the client registers again. Refusals are OAuth’s: \`invalid_redirect_uri\` or ` +
-    `\`invalid_client_metadata\`, the description naming the field.`,
+  description: prose`
+    For clients that register themselves (a client with an https client ID metadata document needs not). Public clients
+    only (\`token_endpoint_auth_method: "none"\`, PKCE); redirect URIs are https, or http on the loopback interface (any
+    port at authorization, RFC 8252). The client is forgotten after ${UNUSED_REGISTRATION_LIFETIME} unless an
+    organization grants it access; the token endpoint then answers \`invalid_client\`, and the client registers again.
+    Refusals are OAuth’s: \`invalid_redirect_uri\` or \`invalid_client_metadata\`, the description naming the field.
+  `,
   // The source's counters, then the client's item, in a partition of its own (no organization's).
   dynamodb: ['UpdateItem', 'PutItem'],
   status: 201,
@@ -111,19 +116,21 @@ export const registerOAuthClient = defineRoute({
   },
 });
 
-const AUTHORIZE_DESCRIPTION =
-  'A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key ' +
-  'of their organization, and chooses what the client may do: `read` (chosen unless they choose more), `write` ' +
-  'or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no ' +
-  'script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 ' +
-  'only; `resource`, when given, must be this API’s `/mcp`.';
+const AUTHORIZE_DESCRIPTION = prose`
+  A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their
+  organization, and chooses what the client may do: \`read\` (chosen unless they choose more), \`write\` or \`full\`,
+  never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused)
+  and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; \`resource\`, when given, must
+  be this API’s \`/mcp\`.
+`;
 
 /** Nothing redirects before the person has answered the page (RFC 9700 §4.11.2): whoever registers a redirect URI could otherwise send anyone there through this API. */
-const AUTHORIZE_REFUSALS =
-  'Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a ' +
-  '`redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an ' +
-  'unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on ' +
-  'the page sends them back to the client.';
+const AUTHORIZE_REFUSALS = prose`
+  Any fault of the request (a \`client_id\` that is neither registered nor a readable client ID metadata document, a
+  \`redirect_uri\` the client does not have, a \`response_type\` other than \`code\`, no PKCE S256 \`code_challenge\`,
+  an unknown \`scope\`, another \`resource\`) answers 400 naming the field, and never redirects: only the person’s
+  answer on the page sends them back to the client.
+`;
 
 export const getOAuthAuthorize = defineRoute({
   ...PUBLIC,
@@ -143,11 +150,12 @@ export const getOAuthAuthorize = defineRoute({
   ...DOCUMENT_FETCH,
 });
 
-const CONSENT_ANSWERS =
-  `Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and ` +
-  '`iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key, or a scope more than the ' +
-  'key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF ' +
-  'token answers 400 naming the field. None of these issues anything.';
+const CONSENT_ANSWERS = prose`
+  Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and
+  \`iss\` (RFC 9207); denied, with \`error=access_denied\`. A key that is not an active key, or a scope more than the
+  key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF token
+  answers 400 naming the field. None of these issues anything.
+`;
 
 export const postOAuthAuthorize = defineRoute({
   ...PUBLIC,
@@ -180,14 +188,15 @@ export const postOAuthToken = defineRoute({
   method: 'POST',
   path: OAUTH_PATHS.token,
   summary: 'Exchange a code, or refresh, for tokens (OAuth token endpoint)',
-  description: `\`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256) ` +
-    `and \`client_id\`; or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`; \`resource\`, ` +
-    `when given, must be this API’s \`/mcp\`. Answers an access token for \`POST /mcp\` alone ` +
-    `(${OAUTH_LIMITS.accessTokenSeconds / 60} minutes) and a refresh token ` +
-    `(${OAUTH_LIMITS.refreshTokenSeconds / 86_400} days, one use: each refresh answers the next; a refresh token ` +
-    `or code used twice revokes the grant). Refusals are OAuth’s (RFC 6749 §5.2): \`invalid_grant\`, ` +
-    `\`invalid_target\`, \`invalid_request\`, \`unsupported_grant_type\`, and \`invalid_client\` (401) for a ` +
-    `client this server does not know, so that it registers again.`,
+  description: prose`
+    \`grant_type=authorization_code\` with \`code\`, \`redirect_uri\`, \`code_verifier\` (PKCE S256) and \`client_id\`;
+    or \`grant_type=refresh_token\` with \`refresh_token\` and \`client_id\`; \`resource\`, when given, must be this
+    API’s \`/mcp\`. Answers an access token for \`POST /mcp\` alone (${OAUTH_LIMITS.accessTokenSeconds / 60} minutes)
+    and a refresh token (${OAUTH_LIMITS.refreshTokenSeconds / 86_400} days, one use: each refresh answers the next; a
+    refresh token or code used twice revokes the grant). Refusals are OAuth’s (RFC 6749 §5.2): \`invalid_grant\`,
+    \`invalid_target\`, \`invalid_request\`, \`unsupported_grant_type\`, and \`invalid_client\` (401) for a client this
+    server does not know, so that it registers again.
+  `,
   // The code or refresh token (gsi1), the key, the grant and the registered client; the tokens in one transaction.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],

@@ -2,6 +2,7 @@ import { INQUIRY_SOURCES, INQUIRY_TAGS } from '../inquiries/kinds';
 import { LEAD_STATUSES, LOST_REASONS } from '../leads/attributes';
 import { counter, measuredLeads, money, ratio, waitQuantile, within5Minutes, type Totals } from './figures';
 import { speedSecondsOf, UNNAMED_ATTRIBUTES, type CountedMetric, type DayOf } from './metrics';
+import { prose } from '#shared/prose';
 
 /**
  * The reports' figures, each one entry: where the summary shows it, its name in the API (the summary's path unless
@@ -128,9 +129,11 @@ export const SUMMARY = group({
       }),
     },
     {
-      description:
-        'From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move off NEW. ' +
-        'Each lead’s wait is kept to the second (a part of a second counts as a whole one, so a text 5.3 s after the inquiry waited 6 s), and median, p90 and within 5 minutes are exact over those waits.',
+      description: prose`
+        From a lead’s first inquiry to its first contact after it: an outbound SMS, an outbound call, or a status move
+        off NEW. Each lead’s wait is kept to the second (a part of a second counts as a whole one, so a text 5.3 s after
+        the inquiry waited 6 s), and median, p90 and within 5 minutes are exact over those waits.
+      `,
     },
   ),
   appointments: group(

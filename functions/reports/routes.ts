@@ -2,15 +2,17 @@ import type * as v from 'valibot';
 import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { EARLIEST_REPORT_DATE, MAX_RANGE_DAYS } from './range';
 import { ReportFunnelResponse, ReportRangeQuery, ReportSummaryResponse, ReportTimeseriesQuery, ReportTimeseriesResponse } from './schema';
+import { prose } from '#shared/prose';
 
 /** What every report says of its range and its cost: the same counters, read the same way. */
-const READ =
-  `\`from\` and \`to\` are the organization’s local dates (YYYY-MM-DD in its \`timezone\`), both included, at ` +
-  `most ${MAX_RANGE_DAYS} days; by default the 30 days ending today there. The figures are kept per local day by ` +
-  `the table’s change stream, a moment behind each write, so a read costs the organization’s item and one Query ` +
-  `of at most ${MAX_RANGE_DAYS} small items (more pages past 1 MB), however many records the days hold. A date ` +
-  `the calendar has not (2026-02-30), one before ${EARLIEST_REPORT_DATE}, \`from\` after \`to\`, or more than ` +
-  `${MAX_RANGE_DAYS} days answer 400 naming the parameter.`;
+const READ = prose`
+  \`from\` and \`to\` are the organization’s local dates (YYYY-MM-DD in its \`timezone\`), both included, at most
+  ${MAX_RANGE_DAYS} days; by default the 30 days ending today there. The figures are kept per local day by the table’s
+  change stream, a moment behind each write, so a read costs the organization’s item and one Query of at most
+  ${MAX_RANGE_DAYS} small items (more pages past 1 MB), however many records the days hold. A date the calendar has not
+  (2026-02-30), one before ${EARLIEST_REPORT_DATE}, \`from\` after \`to\`, or more than ${MAX_RANGE_DAYS} days answer
+  400 naming the parameter.
+`;
 
 /**
  * A report, `GET /v1/reports/<name>` (`getReport<Name>`): a read of the organization's counters over a range of days,
@@ -21,31 +23,33 @@ const report = <Q extends v.GenericSchema, S extends v.GenericSchema>(name: stri
 
 export const getReportSummary = report('summary', ReportRangeQuery, ReportSummaryResponse, {
   summary: 'The pipeline in numbers over a range of days',
-  description:
-    `Leads created (by the source of their first inquiry, by status now, their value), won and lost (with reasons) ` +
-    `and the conversion; inquiries by source and tag, and apart by who started them (the lead, or the ` +
-    `organization: a member’s or an automation’s text opening a thread, its agent’s call); calls taken, missed, ` +
-    `after hours and transferred; speed to lead from the first inquiry the lead started, to the second (median, ` +
-    `p90, within 5 minutes); appointments booked, cancelled (on the day of the cancellation), completed and ` +
-    `no-shows; SMS sent, delivered, failed, received and opt-outs; automation runs. Amounts are in the ` +
-    `organization’s \`currency\`. ${READ}`,
+  description: prose`
+    Leads created (by the source of their first inquiry, by status now, their value), won and lost (with reasons) and
+    the conversion; inquiries by source and tag, and apart by who started them (the lead, or the organization: a
+    member’s or an automation’s text opening a thread, its agent’s call); calls taken, missed, after hours and
+    transferred; speed to lead from the first inquiry the lead started, to the second (median, p90, within 5 minutes);
+    appointments booked, cancelled (on the day of the cancellation), completed and no-shows; SMS sent, delivered,
+    failed, received and opt-outs; automation runs. Amounts are in the organization’s \`currency\`. ${READ}
+  `,
 });
 
 export const getReportTimeseries = report('timeseries', ReportTimeseriesQuery, ReportTimeseriesResponse, {
   summary: 'One figure of the reports per day, week or month',
-  description:
-    `The \`metric\` named (any count or sum of the summary, or a figure computed from them) per calendar day, week ` +
-    `(starting on Monday) or month: a point for each that has a day in the range, the first starting on its ` +
-    `calendar start (which may be before \`from\`), each over the days of the range it holds; a ratio is computed ` +
-    `from the point’s own sums. An unknown \`metric\` or \`interval\` answers 400. ${READ}`,
+  description: prose`
+    The \`metric\` named (any count or sum of the summary, or a figure computed from them) per calendar day, week
+    (starting on Monday) or month: a point for each that has a day in the range, the first starting on its calendar
+    start (which may be before \`from\`), each over the days of the range it holds; a ratio is computed from the point’s
+    own sums. An unknown \`metric\` or \`interval\` answers 400. ${READ}
+  `,
 });
 
 export const getReportFunnel = report('funnel', ReportRangeQuery, ReportFunnelResponse, {
   summary: 'How far the leads created over a range of days went',
-  description:
-    `NEW → CONTACTED → QUALIFIED → QUOTED → WON: of the leads created on the days of the range, how many reached ` +
-    `each status (at any time, so a lead now LOST counts for the statuses it went through), and the share of those ` +
-    `that reached the next; \`lost\`: those that are LOST now. ${READ}`,
+  description: prose`
+    NEW → CONTACTED → QUALIFIED → QUOTED → WON: of the leads created on the days of the range, how many reached each
+    status (at any time, so a lead now LOST counts for the statuses it went through), and the share of those that
+    reached the next; \`lost\`: those that are LOST now. ${READ}
+  `,
 });
 
 export const reportRoutes = [getReportSummary, getReportTimeseries, getReportFunnel];

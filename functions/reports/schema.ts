@@ -3,6 +3,7 @@ import { isCalendarDate, Timestamp } from '#shared/schema';
 import { shownOf, SUMMARY, TIMESERIES_METRICS, type Figure, type FigureGroup } from './catalog';
 import { FUNNEL_STAGES } from './metrics';
 import { DEFAULT_RANGE_DAYS, EARLIEST_REPORT_DATE, isOrdered, isWithinMaximum, MAX_RANGE_DAYS, MAXIMUM_RULE, ORDER_RULE } from './range';
+import { prose } from '#shared/prose';
 
 /** A date of the organization's calendar, YYYY-MM-DD: the pattern lets 2026-02-30 through, the check does not. */
 const ReportDate = (name: string, description: string) =>
@@ -33,12 +34,12 @@ export type Interval = (typeof INTERVALS)[number];
 
 const Metric = v.pipe(
   v.picklist(TIMESERIES_METRICS, 'metric must be a metric of the reports, e.g. leads.created or calls.missed (this parameter’s enum lists them all)'),
-  v.description(
-    'The figure to answer per point: a count or sum of the summary by its path (`leads.created`, ' +
-    '`leads.byStatus.WON`, `inquiries.byTag.BOOKING`, `calls.missed`, `sms.optOuts`), or one computed from the ' +
-    'point’s sums (`leads.conversion`, `inquiries.startedByLead.total`, `calls.averageDurationSeconds`, ' +
-    '`speedToLead.medianSeconds`).',
-  ),
+  v.description(prose`
+    The figure to answer per point: a count or sum of the summary by its path (\`leads.created\`,
+    \`leads.byStatus.WON\`, \`inquiries.byTag.BOOKING\`, \`calls.missed\`, \`sms.optOuts\`), or one computed from the
+    point’s sums (\`leads.conversion\`, \`inquiries.startedByLead.total\`, \`calls.averageDurationSeconds\`,
+    \`speedToLead.medianSeconds\`).
+  `),
 );
 
 const TimeseriesFields = v.object({

@@ -1,3 +1,4 @@
+import { prose } from '#shared/prose';
 /** The headers of every message sent (Standard Webhooks), with which the receiver verifies it (standardwebhooks.com). */
 export const SIGNATURE_HEADERS: readonly Record<string, unknown>[] = [
   {
@@ -18,11 +19,12 @@ export const SIGNATURE_HEADERS: readonly Record<string, unknown>[] = [
     name: 'webhook-signature',
     in: 'header',
     required: true,
-    description:
-      'Space-separated signatures `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, ' +
-      'one per active secret (two while a rotated-out secret still signs), each keyed with the base64-decoded ' +
-      'part of a `whsec_` secret after the prefix. Accept the message when one matches, compared in constant ' +
-      'time; any Standard Webhooks library does this.',
+    description: prose`
+      Space-separated signatures \`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">\`, one per
+      active secret (two while a rotated-out secret still signs), each keyed with the base64-decoded part of a
+      \`whsec_\` secret after the prefix. Accept the message when one matches, compared in constant time; any Standard
+      Webhooks library does this.
+    `,
     schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
   },
 ];

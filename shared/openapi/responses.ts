@@ -82,10 +82,14 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
   },
   503: {
     name: 'AuthorizerUnavailable',
-    description:
-      'Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key, or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. ' +
-      'STORE_UNAVAILABLE: the store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds, with the same Idempotency-Key where the operation takes one, and the retry answers what the first request did (its records written once, with the same ids). ' +
-      'SERVICE_UNAVAILABLE from the gateway: the operation was at its concurrency; nothing ran: retry after the Retry-After seconds.',
+    description: prose`
+      Not the caller’s fault. AUTHORIZER_UNAVAILABLE: the gateway could not check the request’s credential (the API key,
+      or an inbound URL’s endpoint) because their store could not be read; nothing ran: retry. STORE_UNAVAILABLE: the
+      store timed out or was throttled, so the outcome is unknown: retry after the Retry-After seconds, with the same
+      Idempotency-Key where the operation takes one, and the retry answers what the first request did (its records
+      written once, with the same ids). SERVICE_UNAVAILABLE from the gateway: the operation was at its concurrency;
+      nothing ran: retry after the Retry-After seconds.
+    `,
     example: gatewayResponseBody(GATEWAY_RESPONSES.AUTHORIZER_FAILURE),
     otherExamples: { StoreUnavailable: errorEnvelope(503, STORE_UNAVAILABLE_MESSAGE, 'STORE_UNAVAILABLE') },
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying (STORE_UNAVAILABLE, SERVICE_UNAVAILABLE).', schema: { type: 'string' } } },

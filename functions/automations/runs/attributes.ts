@@ -3,6 +3,7 @@ import { Timestamp } from '#shared/schema';
 import { defineEntity, RECORD_TIMES } from '#shared/store/entity';
 import { organizationPartition as org } from '#shared/store/keys';
 import { STEP_TYPES } from '../steps/schema';
+import { prose } from '#shared/prose';
 
 export const RUN_STATUSES = ['WAITING', 'RUNNING', 'COMPLETED', 'STOPPED', 'FAILED'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -58,13 +59,13 @@ const attributes = {
   stoppedReason: {
     type: v.pipe(
       v.nullable(v.picklist(RUN_STOPPED_REASONS)),
-      v.description(
-        'Why a STOPPED run stopped: `cancelled` (by hand); `lead.replied`, `lead.opted_out`, `lead.status_changed`, ' +
-        '`appointment.cancelled` (its `stopWhen`); `lead.deleted`, `automation.deleted`; or, never started (every step ' +
-        '`CANCELLED`): `LOOP_DETECTED`, started by a write of a run that was itself started by runs’ writes 3 deep ' +
-        '(automations that trigger each other), or `DAILY_RUN_CAP_REACHED`, the automation already started 10 runs for ' +
-        'the lead that local day.',
-      ),
+      v.description(prose`
+        Why a STOPPED run stopped: \`cancelled\` (by hand); \`lead.replied\`, \`lead.opted_out\`,
+        \`lead.status_changed\`, \`appointment.cancelled\` (its \`stopWhen\`); \`lead.deleted\`, \`automation.deleted\`;
+        or, never started (every step \`CANCELLED\`): \`LOOP_DETECTED\`, started by a write of a run that was itself
+        started by runs’ writes 3 deep (automations that trigger each other), or \`DAILY_RUN_CAP_REACHED\`, the
+        automation already started 10 runs for the lead that local day.
+      `),
     ),
   },
   failedReason: { type: v.nullable(v.string()) },

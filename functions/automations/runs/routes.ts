@@ -3,6 +3,7 @@ import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
 import { automationStepSender } from '../engine/capability';
 import { automationRun } from './examples';
 import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './schema';
+import { prose } from '#shared/prose';
 
 const TAG = 'Automations';
 const ENROL_EXAMPLE = { leadId: automationRun.leadId };
@@ -11,10 +12,11 @@ export const listAutomationRuns = listRow({
   operationId: 'listAutomationRuns',
   path: '/v1/automations/{automationId}/runs',
   summary: 'List an automation’s runs, newest first',
-  description:
-    'Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in ' +
-    'one `status`; `updatedSince` reads the runs changed since, oldest change first, a run changing with each of ' +
-    'its steps. Each run shows every step: when it was due, when it ran and what it did.',
+  description: prose`
+    Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one
+    \`status\`; \`updatedSince\` reads the runs changed since, oldest change first, a run changing with each of its
+    steps. Each run shows every step: when it was due, when it ran and what it did.
+  `,
   tag: TAG,
   // gsi1: the automation's runs; gsi6: their change log (updatedSince).
   indexes: ['gsi1', 'gsi6'],
@@ -26,12 +28,13 @@ export const enrolAutomationLead = createRow({
   operationId: 'enrolAutomationLead',
   path: '/v1/automations/{automationId}/runs',
   summary: 'Enrol a lead in an automation by hand',
-  description:
-    'Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run ' +
-    'at once, its waits are scheduled. An automation on an `appointment.*` trigger needs the lead’s ' +
-    '`appointmentId`; one whose runs only start from their events (`call.missed`, `inquiry.created`, ' +
-    '`sms.received`) answers 409 NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request ' +
-    'starts a new run (send an Idempotency-Key to retry safely).',
+  description: prose`
+    Starts a run of the automation’s current version for the lead, now, as its trigger would: its first steps run at
+    once, its waits are scheduled. An automation on an \`appointment.*\` trigger needs the lead’s \`appointmentId\`; one
+    whose runs only start from their events (\`call.missed\`, \`inquiry.created\`, \`sms.received\`) answers 409
+    NOT_ENROLLABLE, and a disabled automation 409 AUTOMATION_DISABLED. Each request starts a new run (send an
+    Idempotency-Key to retry safely).
+  `,
   tag: TAG,
   dynamodb: ['GetItem', 'Query', 'PutItem'],
   // The run's first step is queued for the runner.
