@@ -83,7 +83,7 @@ describe('the redirect URI asked for', () => {
   });
 
   it('on the loopback interface may differ in its port alone (RFC 8252): not its path, host, scheme or query', async () => {
-    const clientId = await registeredClient(api, [LOOPBACK_REDIRECT, 'https://app.example.com/cb']);
+    const clientId = await registeredClient(api, [LOOPBACK_REDIRECT, 'https://app.example.com/cb', 'https://127.0.0.1/secure']);
     for (const port of ['http://127.0.0.1:50999/callback', 'http://127.0.0.1/callback', LOOPBACK_REDIRECT]) expect(await answerTo({ client_id: clientId, redirect_uri: port }), port).toBe(200);
     const refused = [
       'http://127.0.0.1:50999/other',
@@ -101,6 +101,9 @@ describe('the redirect URI asked for', () => {
     // Only a loopback URI's port may differ: an https one's may not, nor may an http URI on another host stand for it.
     expect(await answerTo({ client_id: clientId, redirect_uri: 'https://app.example.com:444/cb' })).toEqual([400, 'redirect_uri', expect.any(String)]);
     expect(await answerTo({ client_id: clientId, redirect_uri: 'http://app.example.com/cb' })).toEqual([400, 'redirect_uri', expect.any(String)]);
+    // An https URI on the loopback interface is an https URI: its port is its own.
+    expect(await answerTo({ client_id: clientId, redirect_uri: 'https://127.0.0.1/secure' })).toBe(200);
+    expect(await answerTo({ client_id: clientId, redirect_uri: 'https://127.0.0.1:8443/secure' })).toEqual([400, 'redirect_uri', expect.any(String)]);
   });
 
   it('and the client are required, each named when missing', async () => {
@@ -218,7 +221,11 @@ describe('registration', () => {
   it('takes https redirect URIs, and http ones on the loopback interface only, none with a fragment', async () => {
     const register = (uri: string) => api.anonymous.post('/oauth/register', { client_name: 'Test assistant', redirect_uris: [uri] });
     for (const uri of ['https://app.example.com/cb', 'http://127.0.0.1:5000/cb', 'http://[::1]:5000/cb', 'http://localhost:5000/cb']) expect((await register(uri)).status, uri).toBe(201);
-    for (const uri of ['http://app.example.com/cb', 'http://127.0.0.2:5000/cb', 'http://localhost.example.com/cb', 'https://app.example.com/cb#top', 'not a url', 'javascript:alert(1)']) {
+    const refusedUris = ['http://app.example.com/cb', 'http://127.0.0.2:5000/cb', 'http://localhost.example.com/cb', 'https://app.example.com/cb#top', 'not a url', 'javascript:alert(1)'];
+    // The loopback interface takes http alone: another scheme on it is neither https nor a command-line client's http.
+    // A minute on, as one address registers at most 10 clients a minute.
+    await api.clock.advance(60_000);
+    for (const uri of [...refusedUris, 'ftp://127.0.0.1/cb', 'ws://localhost:5000/cb']) {
       const refused = await register(uri);
       expect([refused.status, refused.body.error], uri).toEqual([400, expect.stringMatching(/^invalid_(redirect_uri|client_metadata)$/)]);
     }
