@@ -107,3 +107,15 @@ describe('scopes compared', () => {
     expect(compared.filter(([, , covered]) => covered).map(([a, b]) => `${a}>=${b}`)).toEqual(['read>=read', 'write>=read', 'write>=write', 'full>=read', 'full>=write', 'full>=full']);
   });
 });
+
+describe('the consent page', () => {
+  it('shows what the client named itself as text, never as markup', async () => {
+    const name = `<img src=x onerror=alert(1)> & "Bob's"`;
+    const registered = await api.anonymous.post('/oauth/register', { client_name: name, redirect_uris: [LOOPBACK_REDIRECT] });
+    expect(registered.status).toBe(201);
+    const page = await fetch(authorizeUrl(registered.body.client_id, pkce().challenge));
+    const html = await page.text();
+    expect([page.status, html]).toEqual([200, expect.stringContaining('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Bob&#39;s&quot;')]);
+    expect(html).not.toContain('<img src=x');
+  });
+});
