@@ -119,3 +119,16 @@ describe('the consent page', () => {
     expect(html).not.toContain('<img src=x');
   });
 });
+
+describe('the redirect after consent', () => {
+  it('carries the state the client sent, and none when it sent none', async () => {
+    const { apiKey } = await api.organization();
+    const clientId = await registeredClient(api);
+    const withState = redirectedWith(await consent(authorizeUrl(clientId, pkce().challenge), apiKey));
+    expect([withState.get('state'), withState.get('code')]).toEqual(['xyz', expect.any(String)]);
+    const stateless = new URL(authorizeUrl(clientId, pkce().challenge));
+    stateless.searchParams.delete('state');
+    const without = redirectedWith(await consent(stateless, apiKey));
+    expect([without.has('state'), without.get('code')]).toEqual([false, expect.any(String)]);
+  });
+});
