@@ -2,6 +2,7 @@ import { DynamoDBClient, TransactionCanceledException, type DynamoDBClientConfig
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ItemTooLargeError } from './errors';
 import { recogniseOwnEarlierAttempts } from './own-writes';
+import { requestCredentials } from './tenancy/credentials';
 
 /**
  * A hung DynamoDB must fail a request well inside the function's timeout (15 s) rather than hold it:
@@ -11,17 +12,18 @@ export const DYNAMODB_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 3_0
 export const DYNAMODB_MAX_ATTEMPTS = 3;
 
 /**
- * One client per container. The endpoint comes from the SDK's own settings
- * (AWS_ENDPOINT_URL_DYNAMODB), so this code is the same in Lambda and locally.
- */
-/**
  * The SDK's logger middleware builds a redacted copy of every call's input and output for `logger.info`, even
  * when that is its no-op logger's; a logger without `info` skips the work (4 % of a busy process's CPU in
  * `npm run bench`). The SDK logs nothing else at other levels that this service reads.
  */
 const SDK_LOGGER = { trace: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } as unknown as NonNullable<DynamoDBClientConfig['logger']>;
 
-export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: DYNAMODB_MAX_ATTEMPTS, requestHandler: DYNAMODB_TIMEOUTS, logger: SDK_LOGGER }), {
+/**
+ * One client per container, and the only one (test/tenancy.test.ts holds it so). The endpoint comes from the SDK's own
+ * settings (AWS_ENDPOINT_URL_DYNAMODB), so this code is the same in Lambda and locally. Each call is signed for the
+ * organization the work acts for (shared/tenancy/credentials.ts): one client and one pool of sockets serve them all.
+ */
+export const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ maxAttempts: DYNAMODB_MAX_ATTEMPTS, requestHandler: DYNAMODB_TIMEOUTS, logger: SDK_LOGGER, credentials: requestCredentials }), {
   marshallOptions: { removeUndefinedValues: true },
 });
 

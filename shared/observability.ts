@@ -25,6 +25,8 @@ export const METRIC = {
   authorizerRefusals: 'AuthorizerRefusals',
   batchItemsApplied: 'BatchItemsApplied',
   batchItemsRefused: 'BatchItemsRefused',
+  /** One per AssumeRole a container makes for an organization's session (shared/tenancy/credentials.ts): a warm request makes none. */
+  tenantSessionsAssumed: 'TenantSessionsAssumed',
 } as const;
 
 /**

@@ -14,6 +14,8 @@ import { multiRegionSealingKeyAlias, opensSecrets, sealingKeyAlias, sealsSecrets
 import type { Capability } from '#shared/routes/route';
 import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
 import { TABLE_INDEXES } from '#shared/table';
+import { TENANT_DATA_ACTIONS, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
+import { TENANT_ACCESS_TAG } from '../infra/cdk/tenant-data-role';
 
 /**
  * What `cdk synth` gives the app: the account of the credentials it found, and the profile's region, or us-east-1
@@ -214,14 +216,55 @@ describe('the API stack', () => {
     });
   });
 
-  it("grants each function exactly its route's DynamoDB actions, never a wildcard or a Scan", () => {
+  it("grants a public route's function exactly its route's DynamoDB actions, and a keyed route's none: it assumes the tenant-data role", () => {
     for (const route of routes) {
-      expect(dynamoActionsOf(routeId(route)), route.operationId).toEqual(grantedActions(route).map((a) => `dynamodb:${a}`));
+      const own = dynamoActionsOf(routeId(route));
+      if (route.auth === 'none') expect(own, route.operationId).toEqual(grantedActions(route).map((a) => `dynamodb:${a}`));
+      else expect(own, route.operationId).toEqual([]);
     }
     expect(dynamoActionsOf('Authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     const allActions = JSON.stringify(policies);
     expect(allActions).not.toContain('dynamodb:*');
     expect(allActions).not.toContain('dynamodb:Scan');
+  });
+
+  it("lets each keyed route's function assume the tenant-data role, tagged so the role's trust policy admits it, and tells it where the role and the table are", () => {
+    const [roleId] = Object.keys(resourcesOf('AWS::IAM::Role')).filter((logicalId) => logicalId.startsWith('TenantDataRole'));
+    const roles = resourcesOf('AWS::IAM::Role');
+    for (const route of routes) {
+      const id = routeId(route);
+      const [, policy] = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${id}Role`))!;
+      const assumes = policy.Properties.PolicyDocument.Statement.filter((s: { Action: string | string[] }) => [s.Action].flat().some((a) => a.startsWith('sts:')));
+      const [, fn] = Object.entries(functions).find(([logicalId]) => logicalId.startsWith(`${id}Function`))!;
+      const [, role] = Object.entries(roles).find(([logicalId]) => logicalId.startsWith(`${id}Role`))!;
+      const tagged = (role.Properties.Tags ?? []).some((tag: { Key: string; Value: string }) => tag.Key === TENANT_ACCESS_TAG.key && tag.Value === TENANT_ACCESS_TAG.value);
+      if (route.auth === 'none') {
+        expect([assumes, tagged, fn.Properties.Environment.Variables[TENANT_ROLE_VARIABLES.role]], route.operationId).toEqual([[], false, undefined]);
+        continue;
+      }
+      expect(assumes, route.operationId).toEqual([{ Action: ['sts:AssumeRole', 'sts:TagSession'], Effect: 'Allow', Resource: expect.anything() }]);
+      expect(JSON.stringify(assumes[0].Resource), route.operationId).toContain(roleId!.replace(/[0-9A-F]{8}$/, ''));
+      expect(tagged, route.operationId).toBe(true);
+      expect(Object.keys(fn.Properties.Environment.Variables), route.operationId).toEqual(expect.arrayContaining([TENANT_ROLE_VARIABLES.role, TENANT_ROLE_VARIABLES.table]));
+    }
+  });
+
+  it("gives the tenant-data role one policy, the organization's keys alone, and a trust policy that asks for the caller's tag and exactly the organization's session tag", () => {
+    const [role] = Object.values(apiTemplate.findResources('AWS::IAM::Role') as Record<string, Resource>).filter((r) => JSON.stringify(r.Properties.Description ?? '').includes('for one organization at a time'));
+    const trust = role!.Properties.AssumeRolePolicyDocument.Statement as Array<Record<string, any>>;
+    expect(trust.map((statement) => statement.Action).flat().sort()).toEqual(['sts:AssumeRole', 'sts:TagSession']);
+    for (const statement of trust) {
+      expect(statement.Condition).toEqual({
+        StringEquals: { [`aws:PrincipalTag/${TENANT_ACCESS_TAG.key}`]: TENANT_ACCESS_TAG.value },
+        StringLike: { 'aws:RequestTag/organizationId': 'org_?*' },
+        'ForAllValues:StringEquals': { 'aws:TagKeys': ['organizationId'] },
+      });
+    }
+    const [managed] = Object.values(apiTemplate.findResources('AWS::IAM::ManagedPolicy') as Record<string, Resource>).filter((p) => JSON.stringify(p.Properties.Description ?? '').includes('LeadingKeys'));
+    const [statement, ...others] = managed!.Properties.PolicyDocument.Statement;
+    expect(others).toEqual([]);
+    expect(statement.Action).toEqual(TENANT_DATA_ACTIONS.map((action) => `dynamodb:${action}`));
+    expect(statement.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORG#${aws:PrincipalTag/organizationId}', 'ORG#${aws:PrincipalTag/organizationId}#*'] } });
   });
 
   it('gives each function a role that writes only its own log group, not the managed basic execution role', () => {
@@ -245,7 +288,7 @@ describe('the API stack', () => {
       );
       return JSON.stringify(statement.Resource);
     };
-    for (const route of routes.filter((r) => r.dynamodb.length)) {
+    for (const route of routes.filter((r) => r.dynamodb.length && r.auth === 'none')) {
       const resources = grantedResources(routeId(route));
       expect(resources, route.operationId).not.toMatch(/"\*"|index\/\*/);
       for (const index of TABLE_INDEXES) {

@@ -10,6 +10,7 @@ import { METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
 import { parseHandler, type DynamoAction } from '#shared/routes/route';
 import type { IndexName } from '#shared/table';
 import { bundledHandler, moduleBundling, projectRoot } from './bundling';
+import type { TenantDataRole } from './tenant-data-role';
 
 export interface ServiceFunctionProps {
   /** Its handler below functions/ (`parseHandler`): `sms/sweep`, `leads/handlers#createLeadHandler`. */
@@ -39,6 +40,11 @@ export interface ServiceFunctionProps {
   tracing?: Tracing;
   /** The Parameters and Secrets extension, for a function that reads a secret at run time. */
   paramsAndSecrets?: ParamsAndSecretsLayerVersion;
+  /**
+   * For a keyed route: its calls are signed with the tenant-data role, assumed for the request's organization with
+   * `dynamodb` as the session's actions, so its own role is given no table access at all.
+   */
+  tenantData?: TenantDataRole;
 }
 
 export interface ApiFunctionProps extends ServiceFunctionProps {
@@ -57,7 +63,7 @@ export interface ApiFunctionProps extends ServiceFunctionProps {
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency, tracing = Tracing.ACTIVE, paramsAndSecrets }: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency, tracing = Tracing.ACTIVE, paramsAndSecrets, tenantData }: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
@@ -89,7 +95,8 @@ export class ServiceFunction extends Construct {
         ...environment,
       },
     });
-    if (dynamodb.length) {
+    if (tenantData) tenantData.admit(this.function, role);
+    else if (dynamodb.length) {
       this.function.addToRolePolicy(
         new PolicyStatement({
           actions: [...new Set(dynamodb)].sort().map((action) => `dynamodb:${action}`),

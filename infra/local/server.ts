@@ -15,6 +15,7 @@ import { config } from '#shared/config';
 import { serveLocallyAt } from '#shared/http/base-url';
 import { logger } from '#shared/observability';
 import { localWorker, workerOn } from './workers';
+import { duringRoute, installStrictAccess } from './strict-access';
 
 /**
  * Overlapping requests share this process, as invocations share an environment on Lambda's multi-concurrency runtime.
@@ -208,8 +209,9 @@ export async function startLocalServer(
   const { queues, settling } = await startLocalQueues();
   const stream = events ? await startStreamReaders(streamFrom, streamPollGapMs) : streamNotRead;
   // After each request the stream is read at once: the request probably wrote something.
+  installStrictAccess();
   const invokeAndNudge: NonNullable<LocalGatewayOptions['aroundInvoke']> = (route, invoke) => {
-    const invoked = invocation(() => (aroundInvoke ? aroundInvoke(route, invoke) : invoke()));
+    const invoked = invocation(() => duringRoute(route, () => (aroundInvoke ? aroundInvoke(route, invoke) : invoke())));
     return invoked.finally(() => stream.nudge());
   };
   const authorizeAlone: NonNullable<LocalGatewayOptions['aroundAuthorize']> = (authorize) => invocation(() => (aroundAuthorize ? aroundAuthorize(authorize) : authorize()));

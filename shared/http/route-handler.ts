@@ -9,7 +9,8 @@ import { unauthorizedByFunction } from './gateway-responses';
 import { AUDIENCE_BOUND } from '../auth/tokens';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { answersIdempotently, IDEMPOTENCY_HEADER, readsBody, takesNoFields } from '../routes/route';
+import { answersIdempotently, grantedActions, IDEMPOTENCY_HEADER, readsBody, routeId, takesNoFields } from '../routes/route';
+import { actingFor } from '../tenancy/session';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
 import { logger } from '../observability';
 import { metrics } from '../metrics';
@@ -121,16 +122,33 @@ export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
   if (typeof storage !== 'function') {
     withStore(storage);
     let chain: RouteLambdaHandler | undefined;
-    return (event, context) => (chain ??= chainOf(route, handle, storage))(event, context);
+    return forItsOrganization(route, (event, context) => (chain ??= chainOf(route, handle, storage))(event, context));
   }
   // A load that failed is tried again by the next request.
   let loading: Promise<RouteLambdaHandler> | undefined;
-  return async (event, context) => {
+  return forItsOrganization(route, async (event, context) => {
     loading ??= storage().then((loaded) => chainOf(route, handle, withStore(loaded)), (error: unknown) => {
       loading = undefined;
       throw error;
     });
     return (await loading)(event, context);
+  });
+}
+
+/**
+ * A keyed route's whole request (its kept answers included) runs as the organization the authorizer named: every
+ * AWS call it makes is signed for that organization alone, with its route's actions (shared/tenancy). A public route
+ * runs as its function's own role, one of the named exceptions (docs/data-model.md).
+ */
+function forItsOrganization(route: RouteDefinition, handler: RouteLambdaHandler): RouteLambdaHandler {
+  if (route.auth === 'none') return handler;
+  const grant = { actions: grantedActions(route), indexes: route.indexes };
+  const grantName = routeId(route);
+  return (event, context) => {
+    const organizationId: unknown = event.requestContext?.authorizer?.organizationId;
+    // No organization is answered by the chain (requireOrganization), signed as nobody's.
+    if (typeof organizationId !== 'string' || !organizationId) return handler(event, context);
+    return actingFor({ organizationId, grantName, grant }, () => handler(event, context));
   };
 }
 

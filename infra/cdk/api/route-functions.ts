@@ -13,12 +13,15 @@ import type { DeploymentOptions } from '../options';
 import { ApiFunction } from '../service-function';
 import type { AuthorizerProps } from './authorizers';
 import { STAGE_NAME } from './rest-api';
+import type { TenantDataRole } from '../tenant-data-role';
 
 export interface RouteFunctionsProps {
   api: RestApi;
   options: DeploymentOptions;
   monitoring: Monitoring;
   functionDefaults: AuthorizerProps['functionDefaults'];
+  /** The role a keyed route's calls are signed with, per organization. */
+  tenantData: TenantDataRole;
 }
 
 /**
@@ -83,6 +86,8 @@ export class RouteFunctions {
       handler,
       dynamodb: grantedActions(route),
       indexes: route.indexes,
+      // A public route's function is a named exception (docs/data-model.md): no organization signs its calls.
+      tenantData: route.auth === 'none' ? undefined : this.props.tenantData,
       assets: route.assets,
       reservedConcurrency: options.concurrency.routes ? route.reservedConcurrency : undefined,
       paramsAndSecrets: cursors ? this.paramsAndSecrets : undefined,

@@ -1,0 +1,104 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { runUnsafeSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import type { RouteDefinition } from '#shared/routes/route';
+import { ORGANIZATION_TAG, routeSessionPolicy, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
+import { currentSession, type TenantSession } from '#shared/tenancy/session';
+import { iamRequestsOf, LOCAL_ACCOUNT, localTableArn, type IamRequest } from './aws-calls';
+
+/**
+ * The strict mode of `npm start` and the tests: DynamoDB Local checks no policy, so before each call is sent it is
+ * evaluated as IAM would evaluate it deployed (with @cloud-copilot/iam-simulate, a development dependency that is
+ * never bundled into a function), and a call AWS would refuse fails here, loudly, naming what was denied.
+ * - A keyed route's call, signed for its organization: the tenant-data role's policy with the session's tag, and the
+ *   route's session policy; both must allow it (IAM intersects them).
+ * - A keyed route's call signed as no organization: refused, as its function's own role grants no table access.
+ * STRICT_ACCESS=off turns it off (a developer bisecting something else).
+ */
+
+/** A denied call: the error AWS answers with, so the request fails as it would deployed. */
+export class AccessDeniedLocally extends Error {
+  override name = 'AccessDeniedException';
+}
+
+/** The session a tenant call is signed with, as its ARN would read. */
+export const tenantPrincipal = (organizationId: string) => `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/TenantData/${organizationId}`;
+
+/** Whether `policy` allows `request` for a session tagged with `organizationId` (one identity policy alone). */
+export function allows(policy: PolicyDocument, request: IamRequest, organizationId: string): boolean {
+  const simulation: Simulation = {
+    request: {
+      principal: tenantPrincipal(organizationId),
+      action: request.action,
+      resource: { resource: request.resource, accountId: LOCAL_ACCOUNT },
+      contextVariables: { 'dynamodb:LeadingKeys': request.leadingKeys, [`aws:PrincipalTag/${ORGANIZATION_TAG}`]: organizationId },
+    },
+    identityPolicies: [{ name: 'policy', policy }],
+    serviceControlPolicies: [],
+    resourceControlPolicies: [],
+  };
+  return runUnsafeSimulation(simulation, {}) === 'Allowed';
+}
+
+/** Why a tenant call is refused, or undefined when both the role's policy and the session's allow it. */
+export function tenantRefusal(request: IamRequest, session: TenantSession, tableArn: string): string | undefined {
+  if (!allows(tenantDataPolicy(tableArn), request, session.organizationId)) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${session.organizationId}`;
+  if (!allows(routeSessionPolicy(session.grant, tableArn), request, session.organizationId)) return `the session policy of ${session.grantName} does not allow ${describe(request)}`;
+  return undefined;
+}
+
+const describe = ({ action, resource, leadingKeys }: IamRequest) => `${action} on ${resource.replace(/^.*:table\//, 'table/')} with keys [${leadingKeys.join(', ')}]`;
+
+/** One AWS call as recorded for the policy simulation: who made it, as whom, and what IAM authorizes of it. */
+export interface RecordedCall {
+  /** The route's function, when a route made it. */
+  route?: string;
+  session?: TenantSession;
+  requests: IamRequest[];
+}
+
+const running = new AsyncLocalStorage<Pick<RouteDefinition, 'auth' | 'operationId'>>();
+const recorders = new Set<RecordedCall[]>();
+
+/** Runs one route's invocation so that its calls are known as the route's (infra/local/server.ts). */
+export const duringRoute = <T>(route: Pick<RouteDefinition, 'auth' | 'operationId'>, invoke: () => Promise<T>): Promise<T> => running.run(route, invoke);
+
+/** The calls `action` makes, with what IAM would authorize of each. */
+export async function recordAwsCalls(action: () => Promise<unknown>): Promise<RecordedCall[]> {
+  const recorded: RecordedCall[] = [];
+  recorders.add(recorded);
+  try {
+    await action();
+  } finally {
+    recorders.delete(recorded);
+  }
+  return recorded;
+}
+
+let installed = false;
+/** Puts the strict check (and the recorder) on the shared client, once per process. */
+export function installStrictAccess(env: NodeJS.ProcessEnv = process.env): void {
+  if (installed) return;
+  installed = true;
+  const strict = env.STRICT_ACCESS !== 'off';
+  const tableArnOf = (tableName: string) => localTableArn(tableName || config.tableName);
+  dynamo.middlewareStack.add(
+    (next, context) => async (args) => {
+      const session = currentSession();
+      const route = running.getStore();
+      const requests = iamRequestsOf(String(context.commandName), args.input as never, tableArnOf);
+      for (const recorded of recorders) recorded.push({ route: route?.operationId, session, requests });
+      if (strict && session) {
+        for (const request of requests) {
+          const refusal = tenantRefusal(request, session, tableArnOf(''));
+          if (refusal) throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${refusal}`);
+        }
+      } else if (strict && route && route.auth !== 'none') {
+        throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${route.operationId} sent ${String(context.commandName)} as its function's own role, which holds no table access; a keyed route's calls are signed for its organization`);
+      }
+      return next(args);
+    },
+    { step: 'initialize', priority: 'low', name: 'strictAccess' },
+  );
+}

@@ -1,0 +1,97 @@
+import { DYNAMO_ACTIONS, type DynamoAction } from '../routes/route';
+import type { IndexName } from '../table';
+
+/**
+ * The IAM documents of the second wall between organizations (docs/decisions/tenancy.md): what a request's session may
+ * reach. Written once here and read by the CDK stack (the tenant-data role and each route's session), by the local
+ * strict mode that evaluates every call before it is sent, and by the tests that evaluate the synthesized template.
+ */
+
+/**
+ * Where a container's tenant sessions come from. Deployed: TENANT_DATA_ROLE_ARN, the role every keyed route assumes
+ * with its organization as a session tag and its own actions as the session policy, on the table TABLE_ARN. Under
+ * `npm start` and the tests neither is set: DynamoDB Local checks no signature, so a session signs as the process
+ * does, and the strict mode (infra/local/strict-access.ts) evaluates each call against the same policies instead.
+ */
+export const TENANT_ROLE_VARIABLES = { role: 'TENANT_DATA_ROLE_ARN', table: 'TABLE_ARN' } as const;
+
+/** The session tag naming the organization a session acts for. */
+export const ORGANIZATION_TAG = 'organizationId';
+
+/** The organization of the session, as IAM reads it while evaluating a policy. */
+export const ORGANIZATION_TAG_VARIABLE = `\${aws:PrincipalTag/${ORGANIZATION_TAG}}`;
+
+/**
+ * The partition keys an organization's session may touch: its own partition (`ORG#<org>`) and those under it
+ * (`ORG#<org>#…`). Never `ORG#<org>*`: `ORG#ab` would then pass for `a`.
+ */
+export const organizationKeyPatterns = (organization = ORGANIZATION_TAG_VARIABLE): string[] => [`ORG#${organization}`, `ORG#${organization}#*`];
+
+/**
+ * The actions a tenant session may ever be granted: the route table's own. Each names its keys, so the condition on
+ * them binds: a Scan or a PartiQL statement names none, and IAM passes a `ForAllValues` condition on an empty set.
+ */
+export const TENANT_DATA_ACTIONS: readonly DynamoAction[] = [...DYNAMO_ACTIONS].sort();
+
+/** The KMS actions a tenant session uses on the secrets key, for secrets sealed with its organization in the context. */
+export const TENANT_KMS_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
+
+export interface PolicyStatement {
+  Sid?: string;
+  Effect: 'Allow' | 'Deny';
+  Action: string[];
+  Resource: string[];
+  Condition?: Record<string, Record<string, string | string[]>>;
+}
+
+export interface PolicyDocument {
+  Version: '2012-10-17';
+  Statement: PolicyStatement[];
+}
+
+/** The table's ARN and those of its indexes (all of them, or the ones named). */
+export const tableResources = (tableArn: string, indexes: readonly string[] | '*' = '*'): string[] =>
+  indexes === '*' ? [tableArn, `${tableArn}/index/*`] : [tableArn, ...indexes.map((index) => `${tableArn}/index/${index}`)];
+
+/**
+ * The tenant-data role's one policy: the route actions on the table and every index, where every key names the
+ * session's organization; and the secrets key, where the sealed secret's context names it.
+ */
+export function tenantDataPolicy(tableArn: string, secretsKeyArn?: string): PolicyDocument {
+  const statements: PolicyStatement[] = [
+    {
+      Sid: 'OwnOrganizationsItems',
+      Effect: 'Allow',
+      Action: TENANT_DATA_ACTIONS.map((action) => `dynamodb:${action}`),
+      Resource: tableResources(tableArn),
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': organizationKeyPatterns() } },
+    },
+  ];
+  if (secretsKeyArn) {
+    statements.push({
+      Sid: 'OwnOrganizationsSecrets',
+      Effect: 'Allow',
+      Action: [...TENANT_KMS_ACTIONS],
+      Resource: [secretsKeyArn],
+      Condition: { StringEquals: { [`kms:EncryptionContext:${ORGANIZATION_TAG}`]: ORGANIZATION_TAG_VARIABLE } },
+    });
+  }
+  return { Version: '2012-10-17', Statement: statements };
+}
+
+/** What one route's function does with the table: its actions, and the indexes it queries. */
+export interface TableGrant {
+  actions: readonly DynamoAction[];
+  indexes?: readonly IndexName[];
+}
+
+/**
+ * A route's session policy: passed with AssumeRole, it narrows the session to the route's own actions and indexes,
+ * so the least privilege each route's role had survives the shared tenant-data role (a session may do only what both
+ * allow). Its KMS statement, present when the role's is, is left wide: the role's condition binds it.
+ */
+export function routeSessionPolicy(grant: TableGrant, tableArn: string, secretsKeyArn?: string): PolicyDocument {
+  const statements: PolicyStatement[] = [{ Effect: 'Allow', Action: [...new Set(grant.actions)].sort().map((action) => `dynamodb:${action}`), Resource: tableResources(tableArn, grant.indexes ?? []) }];
+  if (secretsKeyArn) statements.push({ Effect: 'Allow', Action: [...TENANT_KMS_ACTIONS], Resource: [secretsKeyArn] });
+  return { Version: '2012-10-17', Statement: statements };
+}

@@ -1,0 +1,23 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TableGrant } from './policies';
+
+/**
+ * The organization a piece of work acts for, and what its route does with the table. Set around a keyed route's whole
+ * request (shared/http/route-handler.ts), so every DynamoDB and KMS call made for it, however deep, is signed with
+ * credentials for that organization alone (./credentials.ts). Work outside any request (the workers, the stream
+ * consumer, the public routes before an organization is known) has none, and runs as its function's own role.
+ */
+export interface TenantSession {
+  organizationId: string;
+  /** Which grant this is (the route's id): a process serving several routes (the local server) keeps one session each. */
+  grantName: string;
+  grant: TableGrant;
+}
+
+const current = new AsyncLocalStorage<TenantSession>();
+
+/** Runs `work` as `session`'s organization: every AWS call it makes is signed for that organization. */
+export const actingFor = <T>(session: TenantSession, work: () => T): T => current.run(session, work);
+
+/** The session of the work under way, if it acts for an organization. */
+export const currentSession = (): TenantSession | undefined => current.getStore();
