@@ -27,6 +27,8 @@ export const METRIC = {
   batchItemsRefused: 'BatchItemsRefused',
   /** One per AssumeRole a container makes for an organization's session (shared/tenancy/credentials.ts): a warm request makes none. */
   tenantSessionsAssumed: 'TenantSessionsAssumed',
+  /** One per AssumeRole STS refused or failed (throttling, most likely): the request answers 503, and an alarm pages. */
+  tenantSessionsRefused: 'TenantSessionsRefused',
 } as const;
 
 /**

@@ -4,6 +4,20 @@
  */
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
+/** DynamoDB actions a function may call; the stack grants exactly these, and the error alarm watches each. Each names its keys. */
+export const DYNAMO_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'] as const;
+export type DynamoAction = (typeof DYNAMO_ACTIONS)[number];
+
+/**
+ * A partition outside every organization that a keyed route must reach (a named exception, docs/data-model.md): the
+ * pattern of its partition keys (`SMSNUMBER#*`), the actions the route takes on it, and why it names no organization.
+ */
+export interface SharedPartition {
+  keys: string;
+  actions: DynamoAction[];
+  why: string;
+}
+
 /** Epoch seconds after which DynamoDB deletes an item by itself (idempotency records). */
 export const TTL_ATTRIBUTE = 'expiresAtEpoch';
 

@@ -140,6 +140,7 @@ const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string }[
   { name: 'mcp', modules: ['shared/auth/scopes.ts'], why: 'the API key authorizer, which bundles no route table, lets every scope reach the one route that checks scopes itself' },
   { name: 'inquiries', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the two lists where it combines with another filter' },
   { name: 'webhooks', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the records that never change (delivery attempts) among others' },
+  { name: 'policies', modules: ['shared/tenancy/policies.ts', 'shared/tenancy/credentials.ts', 'shared/tenancy/session.ts'], why: 'IAM’s word: the policy documents that hold a session to its organization (docs/decisions/tenancy.md), not the policies resource' },
   { name: 'policies', modules: ['shared/envelope-encryption.ts'], why: 'the Encryption SDK’s own `CommitmentPolicy`, a name of its API, not the policies resource' },
 ];
 

@@ -14,7 +14,7 @@ import { multiRegionSealingKeyAlias, opensSecrets, sealingKeyAlias, sealsSecrets
 import type { Capability } from '#shared/routes/route';
 import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
 import { TABLE_INDEXES } from '#shared/table';
-import { TENANT_DATA_ACTIONS, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
+import { sharedPartitionsOf, TENANT_DATA_ACTIONS, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
 import { TENANT_ACCESS_TAG } from '../infra/cdk/tenant-data-role';
 
 /**
@@ -261,8 +261,9 @@ describe('the API stack', () => {
       });
     }
     const [managed] = Object.values(apiTemplate.findResources('AWS::IAM::ManagedPolicy') as Record<string, Resource>).filter((p) => JSON.stringify(p.Properties.Description ?? '').includes('LeadingKeys'));
-    const [statement, ...others] = managed!.Properties.PolicyDocument.Statement;
-    expect(others).toEqual([]);
+    const [statement, ...shared] = managed!.Properties.PolicyDocument.Statement;
+    // Beside the organization's keys, the named shared partitions alone, each with its own actions.
+    expect(shared.map((s: { Condition: unknown }) => s.Condition)).toEqual(sharedPartitionsOf(routes).map(({ keys }) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys] } })));
     expect(statement.Action).toEqual(TENANT_DATA_ACTIONS.map((action) => `dynamodb:${action}`));
     expect(statement.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORG#${aws:PrincipalTag/organizationId}', 'ORG#${aws:PrincipalTag/organizationId}#*'] } });
   });

@@ -1,6 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import fc from 'fast-check';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { METRIC } from '#shared/observability';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { ACCESS_LOG_FIELDS } from '../infra/cdk/api-stack';
@@ -102,12 +103,18 @@ describe('what pages', () => {
   const topic = Object.keys(deployed.parent.findResources('AWS::SNS::Topic'))[0]!;
   const paging = alarms.filter(({ alarm }) => alarm.Properties.AlarmActions?.length);
 
-  it('pages on four alarms only: the API’s 5xx rate and p99, DynamoDB throttles and system errors', () => {
-    expect(paging.map(({ id }) => id.replace(/^Monitoring|[0-9A-F]{8}$/g, '')).sort()).toEqual(['Api5xxRate', 'ApiLatencyP99', 'DynamoDbSystemErrors', 'DynamoDbThrottles']);
+  it('pages on five alarms only: the API’s 5xx rate and p99, DynamoDB throttles and system errors, and STS refusing tenant sessions', () => {
+    expect(paging.map(({ id }) => id.replace(/^Monitoring|[0-9A-F]{8}$/g, '')).sort()).toEqual(['Api5xxRate', 'ApiLatencyP99', 'DynamoDbSystemErrors', 'DynamoDbThrottles', 'TenantSessionsRefused']);
     for (const { alarm } of paging) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topic }]);
       expect(alarm.Properties.OKActions).toEqual([{ Ref: topic }]);
     }
+  });
+
+  it('pages on a tenant session STS refused (throttled): the functions count each, a request then answers 503', () => {
+    const { alarm } = paging.find(({ id }) => id.startsWith('MonitoringTenantSessionsRefused'))!;
+    expect(alarm.Properties).toMatchObject({ Namespace: 'SalesPipeline', MetricName: METRIC.tenantSessionsRefused, Statistic: 'Sum', Period: 60, Threshold: ALARM_THRESHOLDS.tenantSessionsRefused, Dimensions: [{ Name: 'service', Value: 'sales-pipeline' }] });
+    expect(ALARM_THRESHOLDS.tenantSessionsRefused).toBe(1);
   });
 
   it('pages when 3 of the last 5 one-minute periods breach, never on one period', () => {
@@ -115,7 +122,8 @@ describe('what pages', () => {
     expect([datapoints, periods]).toEqual([3, 5]);
     for (const { id, alarm } of paging) {
       expect(alarm.Properties, id).toMatchObject({ EvaluationPeriods: periods, DatapointsToAlarm: datapoints, TreatMissingData: 'notBreaching', ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-      const stats = (alarm.Properties.Metrics as { MetricStat?: { Period: number } }[]).filter((metric) => metric.MetricStat);
+      // A one-metric alarm states its period itself; a metric-math alarm, each metric's.
+      const stats = ((alarm.Properties.Metrics as { MetricStat?: { Period: number } }[] | undefined) ?? [{ MetricStat: { Period: alarm.Properties.Period } }]).filter((metric) => metric.MetricStat);
       expect(stats.map((metric) => metric.MetricStat!.Period), id).toEqual(stats.map(() => 60));
     }
   });
@@ -203,7 +211,7 @@ describe('what rolls a canary back', () => {
     for (const { id, alarm } of rollback) {
       expect([alarm.Properties.AlarmActions, alarm.Properties.OKActions, alarm.Properties.InsufficientDataActions], id).toEqual([undefined, undefined, undefined]);
     }
-    expect(rollback).toHaveLength(alarms.length - 4);
+    expect(rollback).toHaveLength(alarms.length - 5);
   });
 
   /** A failures alarm's expression, and each metric it reads as `Namespace/MetricName` with its dimensions. */

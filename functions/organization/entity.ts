@@ -1,6 +1,7 @@
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
 import type { OrganizationRecord } from './schema';
 import type { AuditedRecord } from '#shared/resource';
+import type { SharedPartition } from '#shared/table';
 
 const org = organizationPartition;
 
@@ -15,6 +16,16 @@ export const organizationKeys = {
   /** An admin's alert of one event (functions/sms/owner-alerts.ts): sent, or why not, once however often the event comes. */
   ownerAlert: (o: string, eventId: string, memberId: number): Key => ({ pk: org(o), sk: `OWNERALERT#${eventId}#${memberId}` }),
 } as const;
+
+/**
+ * The SMS number claims, a named exception to the organization's keys (docs/data-model.md): PATCH /v1/organization reads,
+ * takes and lets go of a claim in the transaction that changes the sender id, signed for its organization.
+ */
+export const SMS_NUMBER_CLAIMS: SharedPartition = {
+  keys: `${organizationKeys.smsNumberClaim('').pk}*`,
+  actions: ['GetItem', 'PutItem', 'DeleteItem'],
+  why: 'an inbound SMS names only the number it was sent to, so the claim that finds its organization cannot start with one',
+};
 
 const O = SAMPLE_ORGANIZATION_ID;
 

@@ -1,3 +1,4 @@
+import { SMS_NUMBER_CLAIMS } from './entity';
 import { PageQuery } from '#shared/schema';
 import {
   AcceptInvitationBody,
@@ -52,6 +53,7 @@ export const updateOrganization = defineRoute({
     \`SMS_SENDER_TAKEN\`, and the number an organization leaves is free for others at once.
   `,
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'BatchGetItem'],
+  sharedPartitions: [SMS_NUMBER_CLAIMS],
   status: 200,
   request: { body: UpdateOrganizationBody },
   response: OrganizationResponse,

@@ -45,6 +45,8 @@ export const ALARM_THRESHOLDS = {
   /** Paging: DynamoDB throttle events, and system errors, per minute (the SDK retries each three times). */
   dynamoDbThrottles: 1,
   dynamoDbSystemErrors: 1,
+  /** Paging: AssumeRoles of the tenant-data role that STS refused or failed (throttled, most likely) per minute. */
+  tenantSessionsRefused: 1,
   /** Rollback: a route's p99 handler time (ms) in two minutes in a row. */
   routeP99Ms: 3000,
   /** Rollback: the new version's share (%) of invocations that failed (a 5xx answer, a crash or timeout, an authorizer that could not decide). */
@@ -134,6 +136,11 @@ export class Monitoring extends Construct {
     this.page('DynamoDbThrottles', throttles, ALARM_THRESHOLDS.dynamoDbThrottles, `DynamoDB throttled reads or writes of the table in ${this.pageRule}`);
     this.page('DynamoDbSystemErrors', systemErrors, ALARM_THRESHOLDS.dynamoDbSystemErrors, `DynamoDB answered requests of the table with system errors (5xx) in ${this.pageRule}`);
     this.tableSignals = { throttles, systemErrors, rate };
+
+    // A keyed request whose organization's session STS would not give answers 503: STS's request quota is the account's
+    // (docs/operations.md, "Tenant sessions"), shared by every container's first request of each organization.
+    const refusedSessions = new Metric({ namespace: METRICS_NAMESPACE, metricName: METRIC.tenantSessionsRefused, dimensionsMap: { service: SERVICE_NAME }, statistic: 'Sum', period: minute });
+    this.page('TenantSessionsRefused', refusedSessions, ALARM_THRESHOLDS.tenantSessionsRefused, `STS refused or failed AssumeRole of the tenant-data role (throttling, most likely) in ${this.pageRule}`);
   }
 
   private get pageRule(): string {

@@ -1,6 +1,7 @@
 import { SCHEDULED_JOBS } from '../../functions/resources';
 import type { ScheduledJob } from '#shared/resource';
 import { loadFunction } from './handlers';
+import { duringWorker } from './strict-access';
 
 export interface LocalScheduler {
   stop: () => void;
@@ -18,7 +19,7 @@ export function startScheduledJobs({ jobs = SCHEDULED_JOBS, everyMs, onError }: 
       running = true;
       try {
         const handler = await loadFunction<() => Promise<void>>(job.handler);
-        await handler();
+        await duringWorker(job.name, handler);
       } catch (error) {
         onError(job, error);
       } finally {

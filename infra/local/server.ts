@@ -15,7 +15,7 @@ import { config } from '#shared/config';
 import { serveLocallyAt } from '#shared/http/base-url';
 import { logger } from '#shared/observability';
 import { localWorker, workerOn } from './workers';
-import { duringRoute, installStrictAccess } from './strict-access';
+import { duringRoute, duringWorker, installStrictAccess } from './strict-access';
 
 /**
  * Overlapping requests share this process, as invocations share an environment on Lambda's multi-concurrency runtime.
@@ -114,11 +114,12 @@ const streamNotRead: TableStream = {
 async function startStreamReaders(from: 'TRIM_HORIZON' | 'LATEST' | undefined, minPollGapMs: number | undefined): Promise<TableStream> {
   const readers: TableStream[] = [];
   for (const worker of WORKERS.filter(({ trigger }) => trigger.kind === 'stream')) {
+    const handler = await loadFunction<StreamBatchHandler>(worker.handler);
     readers.push(
       await startTableStream({
         endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB!,
         tableName: config.tableName,
-        handler: await loadFunction<StreamBatchHandler>(worker.handler),
+        handler: (...args) => duringWorker(worker.name, () => handler(...args)),
         from,
         ...(worker.trigger.kind === 'stream' ? { parallelization: worker.trigger.parallelization, entities: worker.trigger.entities } : {}),
         minPollGapMs,

@@ -2,9 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { runUnsafeSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
-import type { RouteDefinition } from '#shared/routes/route';
-import { ORGANIZATION_TAG, routeSessionPolicy, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
+import { routeId, type RouteDefinition } from '#shared/routes/route';
+import { ORGANIZATION_TAG, routeSessionPolicy, sharedPartitionsOf, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
 import { currentSession, type TenantSession } from '#shared/tenancy/session';
+import { routes } from '../../functions/resources';
 import { iamRequestsOf, LOCAL_ACCOUNT, localTableArn, type IamRequest } from './aws-calls';
 
 /**
@@ -41,10 +42,13 @@ export function allows(policy: PolicyDocument, request: IamRequest, organization
   return runUnsafeSimulation(simulation, {}) === 'Allowed';
 }
 
+/** The shared partitions the keyed routes name, as the stack gives them to the tenant-data role. */
+const sharedPartitions = sharedPartitionsOf(routes);
+
 /** Why a tenant call is refused, or undefined when both the role's policy and the session's allow it. */
 export function tenantRefusal(request: IamRequest, session: TenantSession, tableArn: string): string | undefined {
-  if (!allows(tenantDataPolicy(tableArn), request, session.organizationId)) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${session.organizationId}`;
-  if (!allows(routeSessionPolicy(session.grant, tableArn), request, session.organizationId)) return `the session policy of ${session.grantName} does not allow ${describe(request)}`;
+  if (!allows(tenantDataPolicy(tableArn, sharedPartitions), request, session.organizationId)) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${session.organizationId}`;
+  if (!allows(routeSessionPolicy(session.grant, tableArn, session.organizationId), request, session.organizationId)) return `the session policy of ${session.grantName} does not allow ${describe(request)}`;
   return undefined;
 }
 
@@ -52,17 +56,30 @@ const describe = ({ action, resource, leadingKeys }: IamRequest) => `${action} o
 
 /** One AWS call as recorded for the policy simulation: who made it, as whom, and what IAM authorizes of it. */
 export interface RecordedCall {
-  /** The route's function, when a route made it. */
+  /** The construct id of the function that made it (a route's, a worker's), when one did. */
+  functionId?: string;
+  /** The route's operationId, when a route made it. */
   route?: string;
   session?: TenantSession;
   requests: IamRequest[];
 }
 
-const running = new AsyncLocalStorage<Pick<RouteDefinition, 'auth' | 'operationId'>>();
+interface Running {
+  functionId: string;
+  route?: string;
+  /** A keyed route's: its calls must be signed for its organization. */
+  keyed: boolean;
+}
+
+const running = new AsyncLocalStorage<Running>();
 const recorders = new Set<RecordedCall[]>();
 
 /** Runs one route's invocation so that its calls are known as the route's (infra/local/server.ts). */
-export const duringRoute = <T>(route: Pick<RouteDefinition, 'auth' | 'operationId'>, invoke: () => Promise<T>): Promise<T> => running.run(route, invoke);
+export const duringRoute = <T>(route: Pick<RouteDefinition, 'auth' | 'operationId' | 'aliasOf'>, invoke: () => Promise<T>): Promise<T> =>
+  running.run({ functionId: routeId(route), route: route.operationId, keyed: route.auth !== 'none' }, invoke);
+
+/** Runs one worker's invocation so that its calls are known as its function's (infra/local/workers.ts). */
+export const duringWorker = <T>(name: string, invoke: () => Promise<T>): Promise<T> => running.run({ functionId: name, keyed: false }, invoke);
 
 /** The calls `action` makes, with what IAM would authorize of each. */
 export async function recordAwsCalls(action: () => Promise<unknown>): Promise<RecordedCall[]> {
@@ -86,16 +103,16 @@ export function installStrictAccess(env: NodeJS.ProcessEnv = process.env): void 
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       const session = currentSession();
-      const route = running.getStore();
+      const invoked = running.getStore();
       const requests = iamRequestsOf(String(context.commandName), args.input as never, tableArnOf);
-      for (const recorded of recorders) recorded.push({ route: route?.operationId, session, requests });
+      for (const recorded of recorders) recorded.push({ functionId: invoked?.functionId, route: invoked?.route, session, requests });
       if (strict && session) {
         for (const request of requests) {
           const refusal = tenantRefusal(request, session, tableArnOf(''));
           if (refusal) throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${refusal}`);
         }
-      } else if (strict && route && route.auth !== 'none') {
-        throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${route.operationId} sent ${String(context.commandName)} as its function's own role, which holds no table access; a keyed route's calls are signed for its organization`);
+      } else if (strict && invoked?.keyed) {
+        throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${invoked.route} sent ${String(context.commandName)} as its function's own role, which holds no table access; a keyed route's calls are signed for its organization`);
       }
       return next(args);
     },

@@ -1,6 +1,7 @@
 import { WORKERS } from '../../functions/resources';
 import type { WorkerDefinition, WorkerTrigger } from '#shared/workers';
 import { loadFunction } from './handlers';
+import { duringWorker } from './strict-access';
 
 /**
  * The one worker a trigger reaches under `npm start` (a queue's or topic's by the events stack's name for it), from
@@ -18,5 +19,8 @@ export function workerOn(kind: WorkerTrigger['kind'], name?: string): WorkerDefi
  * local trigger has it), else its handler. Loaded on first use, as Lambda loads a function on its first invocation.
  */
 export function localWorker<A extends unknown[], R>(worker: WorkerDefinition): (...args: A) => Promise<R> {
-  return async (...args) => (await loadFunction<(...args: A) => Promise<R>>(worker.local ?? worker.handler))(...args);
+  return async (...args) => {
+    const run = await loadFunction<(...args: A) => Promise<R>>(worker.local ?? worker.handler);
+    return duringWorker(worker.name, () => run(...args));
+  };
 }

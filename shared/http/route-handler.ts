@@ -10,9 +10,10 @@ import { AUDIENCE_BOUND } from '../auth/tokens';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { answersIdempotently, grantedActions, IDEMPOTENCY_HEADER, readsBody, routeId, takesNoFields } from '../routes/route';
-import { actingFor } from '../tenancy/session';
+import { actingFor, onSessionEvent } from '../tenancy/session';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
-import { logger } from '../observability';
+import { logger, METRIC } from '../observability';
 import { metrics } from '../metrics';
 import { parseOrThrow } from '../validation';
 import { Answer, EmptyAnswer } from './answer';
@@ -135,6 +136,9 @@ export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
   });
 }
 
+// Each AssumeRole, and each STS refused, counted with the request's metrics (docs/operations.md, "Tenant sessions").
+onSessionEvent((event) => metrics.addMetric(event === 'assumed' ? METRIC.tenantSessionsAssumed : METRIC.tenantSessionsRefused, MetricUnit.Count, 1));
+
 /**
  * A keyed route's whole request (its kept answers included) runs as the organization the authorizer named: every
  * AWS call it makes is signed for that organization alone, with its route's actions (shared/tenancy). A public route
@@ -142,7 +146,7 @@ export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
  */
 function forItsOrganization(route: RouteDefinition, handler: RouteLambdaHandler): RouteLambdaHandler {
   if (route.auth === 'none') return handler;
-  const grant = { actions: grantedActions(route), indexes: route.indexes };
+  const grant = { actions: grantedActions(route), indexes: route.indexes, sharedPartitions: route.sharedPartitions };
   const grantName = routeId(route);
   return (event, context) => {
     const organizationId: unknown = event.requestContext?.authorizer?.organizationId;

@@ -1,11 +1,10 @@
 import type * as v from 'valibot';
-import type { IndexName } from '../table';
+import type { IndexName, SharedPartition } from '../table';
+import { DYNAMO_ACTIONS, type DynamoAction } from '../table';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** DynamoDB actions a route's function may call; the stack grants exactly these, and the error alarm watches each. */
-export const DYNAMO_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'] as const;
-export type DynamoAction = (typeof DYNAMO_ACTIONS)[number];
+export { DYNAMO_ACTIONS, type DynamoAction };
 
 type Schema = v.GenericSchema;
 
@@ -88,6 +87,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   dynamodb: DynamoAction[];
   /** Secondary indexes the function queries; its grant covers the table and only these. */
   indexes?: IndexName[];
+  /** The partitions outside every organization a keyed route reaches, each a named exception with why (docs/data-model.md). */
+  sharedPartitions?: SharedPartition[];
   /** Status of a successful answer. */
   status: number;
   /** Media type of a successful answer; JSON unless set (the docs page is HTML). */

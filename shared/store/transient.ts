@@ -11,6 +11,8 @@ const TRANSIENT_NAMES = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
+  // STS's name for a throttled AssumeRole, which fails the call it would have signed (shared/tenancy/credentials.ts).
+  'Throttling',
 ]);
 
 /** A transaction's cancellation reasons that mean an item was throttled. */

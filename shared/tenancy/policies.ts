@@ -1,5 +1,4 @@
-import { DYNAMO_ACTIONS, type DynamoAction } from '../routes/route';
-import type { IndexName } from '../table';
+import { DYNAMO_ACTIONS, TABLE_INDEXES, type DynamoAction, type IndexName, type SharedPartition } from '../table';
 
 /**
  * The IAM documents of the second wall between organizations (docs/decisions/tenancy.md): what a request's session may
@@ -49,15 +48,22 @@ export interface PolicyDocument {
   Statement: PolicyStatement[];
 }
 
-/** The table's ARN and those of its indexes (all of them, or the ones named). */
-export const tableResources = (tableArn: string, indexes: readonly string[] | '*' = '*'): string[] =>
-  indexes === '*' ? [tableArn, `${tableArn}/index/*`] : [tableArn, ...indexes.map((index) => `${tableArn}/index/${index}`)];
+/** The table's ARN and those of its indexes: the ones named, else every one (by name: no wildcard to widen). */
+export const tableResources = (tableArn: string, indexes: readonly string[] = TABLE_INDEXES.map((index) => index.indexName)): string[] => [tableArn, ...indexes.map((index) => `${tableArn}/index/${index}`)];
+
+/** The shared partitions the keyed routes name, each once: what the tenant-data role allows beside the organizations' keys. */
+export const sharedPartitionsOf = (routes: readonly { auth?: string; sharedPartitions?: readonly SharedPartition[] }[]): SharedPartition[] =>
+  distinctPartitions(routes.flatMap((route) => (route.auth === 'none' ? [] : (route.sharedPartitions ?? []))));
+
+/** Each shared partition once, by its keys (several routes may name one). */
+export const distinctPartitions = (partitions: readonly SharedPartition[]): SharedPartition[] => [...new Map(partitions.map((partition) => [partition.keys, partition])).values()];
 
 /**
  * The tenant-data role's one policy: the route actions on the table and every index, where every key names the
- * session's organization; and the secrets key, where the sealed secret's context names it.
+ * session's organization; each shared partition the routes name, with its own actions on the table alone; and the
+ * secrets key, where the sealed secret's context names the organization.
  */
-export function tenantDataPolicy(tableArn: string, secretsKeyArn?: string): PolicyDocument {
+export function tenantDataPolicy(tableArn: string, sharedPartitions: readonly SharedPartition[], secretsKeyArn?: string): PolicyDocument {
   const statements: PolicyStatement[] = [
     {
       Sid: 'OwnOrganizationsItems',
@@ -66,6 +72,7 @@ export function tenantDataPolicy(tableArn: string, secretsKeyArn?: string): Poli
       Resource: tableResources(tableArn),
       Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': organizationKeyPatterns() } },
     },
+    ...distinctPartitions(sharedPartitions).map((partition, index): PolicyStatement => ({ Sid: `SharedPartition${index + 1}`, ...partitionStatement(partition, tableArn) })),
   ];
   if (secretsKeyArn) {
     statements.push({
@@ -79,19 +86,37 @@ export function tenantDataPolicy(tableArn: string, secretsKeyArn?: string): Poli
   return { Version: '2012-10-17', Statement: statements };
 }
 
-/** What one route's function does with the table: its actions, and the indexes it queries. */
+/** A shared partition's actions on the table alone, where every key matches its pattern. */
+const partitionStatement = ({ keys, actions }: SharedPartition, tableArn: string): PolicyStatement => ({
+  Effect: 'Allow',
+  Action: [...actions].sort().map((action) => `dynamodb:${action}`),
+  Resource: [tableArn],
+  Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys] } },
+});
+
+/** What one route's function does with the table: its actions, the indexes it queries, and the shared partitions it reaches. */
 export interface TableGrant {
   actions: readonly DynamoAction[];
   indexes?: readonly IndexName[];
+  sharedPartitions?: readonly SharedPartition[];
 }
 
 /**
- * A route's session policy: passed with AssumeRole, it narrows the session to the route's own actions and indexes,
- * so the least privilege each route's role had survives the shared tenant-data role (a session may do only what both
- * allow). Its KMS statement, present when the role's is, is left wide: the role's condition binds it.
+ * A route's session policy for one organization: passed with AssumeRole, it narrows the session to the route's own
+ * actions and indexes on that organization's keys, and to the shared partitions the route names, so the least
+ * privilege each route's role had survives the shared tenant-data role (a session may do only what both allow). Its
+ * KMS statement, present when the role's is, is left wide: the role's condition binds it.
  */
-export function routeSessionPolicy(grant: TableGrant, tableArn: string, secretsKeyArn?: string): PolicyDocument {
-  const statements: PolicyStatement[] = [{ Effect: 'Allow', Action: [...new Set(grant.actions)].sort().map((action) => `dynamodb:${action}`), Resource: tableResources(tableArn, grant.indexes ?? []) }];
+export function routeSessionPolicy(grant: TableGrant, tableArn: string, organizationId: string, secretsKeyArn?: string): PolicyDocument {
+  const statements: PolicyStatement[] = [
+    {
+      Effect: 'Allow',
+      Action: [...new Set(grant.actions)].sort().map((action) => `dynamodb:${action}`),
+      Resource: tableResources(tableArn, grant.indexes ?? []),
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': organizationKeyPatterns(organizationId) } },
+    },
+    ...distinctPartitions(grant.sharedPartitions ?? []).map((partition) => partitionStatement(partition, tableArn)),
+  ];
   if (secretsKeyArn) statements.push({ Effect: 'Allow', Action: [...TENANT_KMS_ACTIONS], Resource: [secretsKeyArn] });
   return { Version: '2012-10-17', Statement: statements };
 }

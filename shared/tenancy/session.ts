@@ -21,3 +21,11 @@ export const actingFor = <T>(session: TenantSession, work: () => T): T => curren
 
 /** The session of the work under way, if it acts for an organization. */
 export const currentSession = (): TenantSession | undefined => current.getStore();
+
+/** What a container's sessions do that is counted: an AssumeRole made, or one STS refused (shared/tenancy/credentials.ts). */
+export type SessionEvent = 'assumed' | 'refused';
+const listeners = new Set<(event: SessionEvent) => void>();
+
+/** Hears each session event: the route handler counts them as metrics, where Powertools Metrics is loaded anyway. */
+export const onSessionEvent = (listener: (event: SessionEvent) => void): void => void listeners.add(listener);
+export const sessionEvent = (event: SessionEvent): void => listeners.forEach((listener) => listener(event));

@@ -1,0 +1,280 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { STSClient } from '@aws-sdk/client-sts';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { runSimulation } from '@cloud-copilot/iam-simulate';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { grantedActions, routeId } from '#shared/routes/route';
+import { ORGANIZATION_TAG, routeSessionPolicy, sharedPartitionsOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
+import { SMS_NUMBER_CLAIMS } from '../functions/organization/entity';
+import { actingFor, type TenantSession } from '#shared/tenancy/session';
+import { isTransientStoreError } from '#shared/store/transient';
+import { REFRESH_BEFORE_MS, SESSION_SECONDS, tenantCredentials } from '#shared/tenancy/credentials';
+import { routes } from '../functions/resources';
+import { duringRoute, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
+import { LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
+import { useTestApi } from './support/api';
+
+/**
+ * The second wall between organizations (docs/decisions/tenancy.md): a keyed route's calls are signed for its
+ * organization, with a policy that allows only that organization's keys and the route's own actions.
+ */
+const api = useTestApi();
+const TABLE = localTableArn('sales-pipeline');
+
+/** IAM's decision, by the validated simulation, for a session of `organization` under one identity policy. */
+async function decision(policy: PolicyDocument, action: string, resource: string, leadingKeys: string[], organization = 'org_a'): Promise<string> {
+  const result = await runSimulation(
+    {
+      request: {
+        principal: tenantPrincipal(organization),
+        action,
+        resource: { resource, accountId: LOCAL_ACCOUNT },
+        contextVariables: { 'dynamodb:LeadingKeys': leadingKeys, [`aws:PrincipalTag/${ORGANIZATION_TAG}`]: organization },
+      },
+      identityPolicies: [{ name: 'policy', policy }],
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+    },
+    {},
+  );
+  if (result.resultType === 'error') throw new Error(JSON.stringify(result.errors));
+  return result.overallResult;
+}
+
+describe("the tenant-data role's policy", () => {
+  const policy = tenantDataPolicy(TABLE, sharedPartitionsOf(routes));
+
+  it("allows the session's own partition and those under it, on the table and on any index", async () => {
+    for (const keys of [['ORG#org_a'], ['ORG#org_a#LEAD#lead_1'], ['ORG#org_a#INQUIRY#inq_1', 'ORG#org_a']]) {
+      expect(await decision(policy, 'dynamodb:Query', TABLE, keys), keys.join()).toBe('Allowed');
+      expect(await decision(policy, 'dynamodb:Query', `${TABLE}/index/gsi2`, keys), keys.join()).toBe('Allowed');
+    }
+  });
+
+  it('refuses another organization, one whose id starts with the session’s (one character more), a near prefix, and a mix', async () => {
+    for (const keys of [['ORG#org_b'], ['ORG#org_b#LEAD#lead_1'], ['ORG#org_ab'], ['ORG#org_ab#LEAD#1'], ['ORG#org_'], ['ORG#org_a_'], ['ORGorg_a'], ['xORG#org_a'], ['OAUTHCLIENT#client_1'], ['ORG#org_a', 'ORG#org_b']]) {
+      expect(await decision(policy, 'dynamodb:GetItem', TABLE, keys), keys.join()).toBe('ImplicitlyDenied');
+      expect(await decision(policy, 'dynamodb:Query', `${TABLE}/index/gsi1`, keys), keys.join()).toBe('ImplicitlyDenied');
+    }
+  });
+
+  it('never allows an action that names no key: a Scan or a statement would pass a condition on an empty key set', async () => {
+    expect(TENANT_DATA_ACTIONS.map(String)).not.toEqual(expect.arrayContaining(['Scan']));
+    expect(TENANT_DATA_ACTIONS.some((action) => /Scan|Statement|PartiQL/.test(action))).toBe(false);
+    for (const action of ['dynamodb:Scan', 'dynamodb:PartiQLSelect', 'dynamodb:DescribeTable']) expect(await decision(policy, action, TABLE, []), action).toBe('ImplicitlyDenied');
+    // As AWS does, an action the policy lists with no keys at all passes the condition: hence none may be listed.
+    expect(await decision(policy, 'dynamodb:Query', TABLE, [])).toBe('Allowed');
+  });
+
+  it('allows a named shared partition only its own actions, on the table alone: the SMS number claim', async () => {
+    expect(sharedPartitionsOf(routes)).toEqual([SMS_NUMBER_CLAIMS]);
+    for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']) expect(await decision(policy, action, TABLE, ['SMSNUMBER#+61400000000']), action).toBe('Allowed');
+    expect(await decision(policy, 'dynamodb:UpdateItem', TABLE, ['SMSNUMBER#+61400000000'])).toBe('ImplicitlyDenied');
+    expect(await decision(policy, 'dynamodb:Query', `${TABLE}/index/gsi1`, ['SMSNUMBER#+61400000000'])).toBe('ImplicitlyDenied');
+    expect(await decision(policy, 'dynamodb:PutItem', TABLE, ['SMSNUMBER'])).toBe('ImplicitlyDenied');
+  });
+
+  it('is on another table, or an index the table does not have, nothing', async () => {
+    expect(await decision(policy, 'dynamodb:GetItem', localTableArn('other'), ['ORG#org_a'])).toBe('ImplicitlyDenied');
+    // Every index by name: one the table does not have is not covered.
+    expect(await decision(policy, 'dynamodb:Query', `${TABLE}/index/gsi9`, ['ORG#org_a'])).toBe('ImplicitlyDenied');
+  });
+});
+
+describe("a route's session policy", () => {
+  it("allows the route's own actions on the table and the indexes it queries, on its organization's keys, and nothing else", async () => {
+    const policy = routeSessionPolicy({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }, TABLE, 'org_a');
+    expect(await decision(policy, 'dynamodb:GetItem', TABLE, ['ORG#org_a'])).toBe('Allowed');
+    expect(await decision(policy, 'dynamodb:Query', `${TABLE}/index/gsi1`, ['ORG#org_a#LEADS'])).toBe('Allowed');
+    expect(await decision(policy, 'dynamodb:Query', `${TABLE}/index/gsi2`, ['ORG#org_a'])).toBe('ImplicitlyDenied');
+    expect(await decision(policy, 'dynamodb:PutItem', TABLE, ['ORG#org_a'])).toBe('ImplicitlyDenied');
+    for (const keys of [['ORG#org_b'], ['ORG#org_ab'], ['SMSNUMBER#+61400000000']]) expect(await decision(policy, 'dynamodb:GetItem', TABLE, keys), keys.join()).toBe('ImplicitlyDenied');
+  });
+
+  it('allows a shared partition only to a route that names it, and only its actions', async () => {
+    const named = routeSessionPolicy({ actions: ['GetItem', 'PutItem', 'UpdateItem'], sharedPartitions: [SMS_NUMBER_CLAIMS] }, TABLE, 'org_a');
+    expect(await decision(named, 'dynamodb:PutItem', TABLE, ['SMSNUMBER#+61400000000'])).toBe('Allowed');
+    expect(await decision(named, 'dynamodb:UpdateItem', TABLE, ['SMSNUMBER#+61400000000'])).toBe('ImplicitlyDenied');
+    const unnamed = routeSessionPolicy({ actions: ['GetItem', 'PutItem'] }, TABLE, 'org_a');
+    expect(await decision(unnamed, 'dynamodb:PutItem', TABLE, ['SMSNUMBER#+61400000000'])).toBe('ImplicitlyDenied');
+  });
+
+  it('fits AssumeRole’s limit for every route (2 048 characters)', () => {
+    for (const route of routes) {
+      const grant = { actions: grantedActions(route), indexes: route.indexes, sharedPartitions: route.sharedPartitions };
+      const policy = JSON.stringify(routeSessionPolicy(grant, 'arn:aws:dynamodb:ap-southeast-2:123456789012:table/sales-pipeline', 'org_01M8DQ32GS6439BMGSP0GMXYS2'));
+      expect(policy.length, route.operationId).toBeLessThanOrEqual(2048);
+    }
+  });
+});
+
+describe("a keyed request's calls", () => {
+  it("are each signed for the key's organization, with the route's grant, and allowed only for it", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const recorded = await recordAwsCalls(async () => {
+      const lead = await a.client.post('/v1/leads', { name: 'Ada Tenant', email: 'ada@example.com' });
+      expect(lead.status).toBe(201);
+      expect((await a.client.get(`/v1/leads/${lead.body.lead.id}`)).status).toBe(200);
+      expect((await a.client.get('/v1/leads?status=NEW')).status).toBe(200);
+    });
+    const routed = recorded.filter((call) => call.route);
+    expect(routed.map((call) => call.route)).toEqual(expect.arrayContaining(['createLead', 'getLead', 'listLeads']));
+    for (const call of routed) {
+      expect(call.session?.organizationId, call.route).toBe(a.organizationId);
+      const route = routes.find((candidate) => candidate.operationId === call.route)!;
+      expect(call.session?.grant, call.route).toEqual({ actions: grantedActions(route), indexes: route.indexes, sharedPartitions: route.sharedPartitions });
+      expect(call.session?.grantName).toBe(routeId(route));
+      for (const request of call.requests) {
+        expect(tenantRefusal(request, call.session!, localTableArn(config.tableName)), `${call.route} ${request.action}`).toBeUndefined();
+        expect(tenantRefusal(request, { ...call.session!, organizationId: b.organizationId }, localTableArn(config.tableName)), `${call.route} ${request.action} as another organization`).toMatch(/tenant-data role's policy does not allow/);
+      }
+    }
+    // Every item of the create's transaction is its own request, each with its own key.
+    const transaction = routed.find((call) => call.route === 'createLead' && call.requests.length > 1)!;
+    expect(transaction.requests.every((request) => request.leadingKeys.length === 1 && request.leadingKeys[0]!.startsWith(`ORG#${a.organizationId}`))).toBe(true);
+  });
+
+  it("fail loudly in the strict mode when one reaches another organization's key, takes an action its route is not granted, or is signed as no organization", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const session: TenantSession = { organizationId: b.organizationId, grantName: 'GetLead', grant: { actions: ['GetItem'] } };
+    const read = (organizationId: string) => dynamo.send(new GetCommand({ TableName: config.tableName, Key: { pk: `ORG#${organizationId}`, sk: 'ORGANIZATION' } }));
+    await expect(actingFor(session, () => read(a.organizationId))).rejects.toThrow(/tenant-data role's policy does not allow dynamodb:GetItem on table\/.* with keys \[ORG#org_\w+\] for organization org_/);
+    await expect(actingFor(session, () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}` } });
+    const put = new PutCommand({ TableName: config.tableName, Item: { pk: `ORG#${b.organizationId}#SCRATCH`, sk: 'X' } });
+    await expect(actingFor(session, () => dynamo.send(put))).rejects.toThrow(/session policy of GetLead does not allow dynamodb:PutItem/);
+    await expect(duringRoute({ auth: 'apiKey', operationId: 'getLead' }, () => read(b.organizationId))).rejects.toThrow(/^Access denied \(strict mode, infra\/local\/strict-access.ts\): getLead sent GetItemCommand as its function's own role, which holds no table access/);
+    // A public route is a named exception: it signs as its own role.
+    await expect(duringRoute({ auth: 'none', operationId: 'postOAuthToken' }, () => read(b.organizationId))).resolves.toBeDefined();
+  });
+});
+
+/** An STS endpoint on this machine: answers AssumeRole with credentials lasting `lifetimeMs`, and keeps each request's form. */
+async function localSts() {
+  const requests: URLSearchParams[] = [];
+  let failNext = false;
+  let lifetimeMs = SESSION_SECONDS * 1000;
+  let now = Date.parse('2026-11-27T08:00:00Z');
+  const server = createServer(async (request: IncomingMessage, response) => {
+    let body = '';
+    for await (const chunk of request) body += chunk;
+    const form = new URLSearchParams(body);
+    requests.push(form);
+    if (failNext) {
+      failNext = false;
+      response.writeHead(400, { 'content-type': 'text/xml' }).end('<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code><Message>Rate exceeded</Message></Error><RequestId>1</RequestId></ErrorResponse>');
+      return;
+    }
+    const n = requests.length;
+    response.writeHead(200, { 'content-type': 'text/xml' }).end(
+      `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIA${n}</AccessKeyId><SecretAccessKey>secret${n}</SecretAccessKey><SessionToken>token${n}</SessionToken><Expiration>${new Date(now + lifetimeMs).toISOString()}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA:${n}</AssumedRoleId><Arn>arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/TenantData/${form.get('RoleSessionName')}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${n}</RequestId></ResponseMetadata></AssumeRoleResponse>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const sts = new STSClient({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, region: 'us-east-1', credentials: { accessKeyId: 'own', secretAccessKey: 'own' }, maxAttempts: 1 });
+  return {
+    sts,
+    requests,
+    failNext: () => void (failNext = true),
+    clock: { now: () => now, set: (at: number) => void (now = at) },
+  };
+}
+
+describe('the sessions a container assumes (deployed: STS)', async () => {
+  const sts = await localSts();
+  const deployment = { roleArn: `arn:aws:iam::${LOCAL_ACCOUNT}:role/TenantData`, tableArn: TABLE };
+  const own = { accessKeyId: 'OWN', secretAccessKey: 'own' };
+  const grant = { actions: ['GetItem', 'Query'] as const, indexes: ['gsi1'] as const };
+  const sessionOf = (organizationId: string, grantName = 'ListLeads'): TenantSession => ({ organizationId, grantName, grant: { actions: [...grant.actions], indexes: [...grant.indexes] } });
+  const counted = { assumed: 0, refused: 0 };
+  const fresh = () => tenantCredentials({ deployment, own: async () => own, sts: () => sts.sts, now: sts.clock.now, onAssume: () => void counted.assumed++, onRefused: () => void counted.refused++ });
+
+  it("are assumed once per organization: tagged with it, narrowed to the route's actions; a warm request makes no STS call", async () => {
+    const provider = fresh();
+    const before = sts.requests.length;
+    const first = await actingFor(sessionOf('org_one'), () => provider());
+    const again = await actingFor(sessionOf('org_one'), () => provider());
+    expect(again).toBe(first);
+    expect(sts.requests.length - before).toBe(1);
+    const form = sts.requests.at(-1)!;
+    expect(Object.fromEntries(form)).toMatchObject({ Action: 'AssumeRole', RoleArn: deployment.roleArn, RoleSessionName: 'org_one', DurationSeconds: String(SESSION_SECONDS), 'Tags.member.1.Key': ORGANIZATION_TAG, 'Tags.member.1.Value': 'org_one' });
+    expect(JSON.parse(form.get('Policy')!)).toEqual(routeSessionPolicy(sessionOf('org_one').grant, TABLE, 'org_one'));
+    expect(form.get('Tags.member.2.Key')).toBeNull();
+    const other = await actingFor(sessionOf('org_two'), () => provider());
+    expect(other.accessKeyId).not.toBe(first.accessKeyId);
+    expect(sts.requests.length - before).toBe(2);
+  });
+
+  it('are assumed once when two requests of a new organization come at once', async () => {
+    const provider = fresh();
+    const before = sts.requests.length;
+    const [one, two] = await Promise.all([actingFor(sessionOf('org_race'), () => provider()), actingFor(sessionOf('org_race'), () => provider())]);
+    expect(one).toBe(two);
+    expect(sts.requests.length - before).toBe(1);
+  });
+
+  it('are assumed again from 5 minutes before they expire, not before', async () => {
+    const provider = fresh();
+    const start = sts.clock.now();
+    const before = sts.requests.length;
+    const first = await actingFor(sessionOf('org_ageing'), () => provider());
+    sts.clock.set(start + SESSION_SECONDS * 1000 - REFRESH_BEFORE_MS - 1);
+    expect(await actingFor(sessionOf('org_ageing'), () => provider())).toBe(first);
+    sts.clock.set(start + SESSION_SECONDS * 1000 - REFRESH_BEFORE_MS);
+    const renewed = await actingFor(sessionOf('org_ageing'), () => provider());
+    expect(renewed.accessKeyId).not.toBe(first.accessKeyId);
+    expect(sts.requests.length - before).toBe(2);
+    sts.clock.set(start);
+  });
+
+  it('are asked for again after STS refused one (a throttled AssumeRole is not remembered)', async () => {
+    const provider = fresh();
+    const before = { ...counted };
+    sts.failNext();
+    const refused = await actingFor(sessionOf('org_throttled'), () => provider()).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'Throttling' });
+    // The call it would have signed fails as a store that is too slow does: 503 with Retry-After, never a 500.
+    expect(isTransientStoreError(refused)).toBe(true);
+    expect((await actingFor(sessionOf('org_throttled'), () => provider())).accessKeyId).toMatch(/^ASIA/);
+    // Both asked, one refused: what the metrics count (and the alarm on refusals watches).
+    expect([counted.assumed - before.assumed, counted.refused - before.refused]).toEqual([2, 1]);
+  });
+
+  it('are never assumed for work that acts for no organization: that signs as the function', async () => {
+    const provider = fresh();
+    const before = sts.requests.length;
+    expect(await provider()).toEqual(own);
+    expect(sts.requests.length).toBe(before);
+  });
+
+  it('are kept apart per route in one process (the local server serves every route)', async () => {
+    const provider = fresh();
+    const before = sts.requests.length;
+    await actingFor(sessionOf('org_routes', 'ListLeads'), () => provider());
+    await actingFor(sessionOf('org_routes', 'GetLead'), () => provider());
+    expect(sts.requests.length - before).toBe(2);
+  });
+});
+
+describe('one DynamoDB client', () => {
+  const ROOT = join(import.meta.dirname, '..');
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [join(dir, entry.name)] : []));
+  /** The named exceptions: the shared client itself, and the daily export (a table-level action, no item's key). */
+  const MAY_BUILD_A_CLIENT = ['shared/dynamo.ts', 'functions/reports/export.ts'];
+
+  it('is built in shared/dynamo.ts alone (with its tenant credentials): no module under functions/ or shared/ builds its own', () => {
+    const builders = [...files(join(ROOT, 'functions')), ...files(join(ROOT, 'shared'))]
+      .filter((file) => /new DynamoDB(Document)?Client\b|DynamoDBDocumentClient\.from\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
+    expect(builders.sort()).toEqual(MAY_BUILD_A_CLIENT.sort());
+    expect(readFileSync(join(ROOT, 'shared/dynamo.ts'), 'utf8')).toMatch(/credentials: requestCredentials/);
+  });
+});
