@@ -29,6 +29,8 @@ export const METRIC = {
   tenantSessionsAssumed: 'TenantSessionsAssumed',
   /** One per AssumeRole STS refused or failed (throttling, most likely): the request answers 503, and an alarm pages. */
   tenantSessionsRefused: 'TenantSessionsRefused',
+  /** One per run of the isolation canary whose cross-organization read was refused: its alarm pages when a period has none. */
+  isolationProven: 'IsolationProven',
 } as const;
 
 /**

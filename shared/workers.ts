@@ -146,4 +146,8 @@ export interface ScheduledJob {
   /** DynamoDB actions and indexes its function is granted. */
   dynamodb: DynamoAction[];
   indexes: IndexName[];
+  /** Its calls are signed with tenant sessions, as a keyed route's are (the isolation canary): its function may assume the tenant-data role. */
+  signsAsTenant?: boolean;
+  /** Pages when a period passes without it counting this metric (the canary's proof), as well as on its failures. */
+  expects?: { metric: string; what: string };
 }

@@ -245,11 +245,20 @@ describe('the events stack', () => {
       ...Array(7).fill('ApproximateNumberOfMessagesVisible'),
       'Errors',
       'Errors',
+      'Errors',
+      'IsolationProven',
       'IteratorAge',
       'IteratorAge',
       'Throttles',
       'Throttles',
     ]);
+  });
+
+  it('pages when the isolation canary proves no refusal in three periods in a row, a run missing counting as none', () => {
+    const [alarmsTopic] = Object.keys(template.findResources('AWS::SNS::Topic')).filter((id) => id.startsWith('Alarms'));
+    const [missing, ...more] = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).filter((alarm) => alarm.Properties.MetricName === 'IsolationProven');
+    expect(more).toEqual([]);
+    expect(missing!.Properties).toMatchObject({ Namespace: 'SalesPipeline', Statistic: 'Sum', Period: 300, Threshold: 1, ComparisonOperator: 'LessThanThreshold', EvaluationPeriods: 3, TreatMissingData: 'breaching', AlarmActions: [{ Ref: alarmsTopic }] });
   });
 
   it('pages when a stream reader is throttled at its reserved concurrency in two 5-minute periods in a row, for each stream reader', () => {

@@ -20,7 +20,10 @@ describe('scheduled jobs', () => {
     const statements = policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
     const dynamodb = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
     expect(dynamodb.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(job.dynamodb.map((action) => `dynamodb:${action}`).sort());
-    expect(JSON.stringify(dynamodb.map((statement) => statement.Resource))).toContain(`/index/${job.indexes[0]}`);
+    for (const index of job.indexes) expect(JSON.stringify(dynamodb.map((statement) => statement.Resource))).toContain(`/index/${index}`);
+    // A job that signs as a tenant (the isolation canary) may only assume the tenant-data role: no table grant of its own.
+    const assumes = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('sts:')));
+    expect(assumes.map((statement) => statement.Action)).toEqual(job.signsAsTenant ? [['sts:AssumeRole', 'sts:TagSession']] : []);
 
     const alarms = Object.entries(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>).filter(([id]) => id.startsWith(`${name}Failing`));
     expect(alarms.map(([, alarm]) => [alarm.Properties.MetricName, alarm.Properties.EvaluationPeriods])).toEqual([['Errors', 3]]);

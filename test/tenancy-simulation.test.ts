@@ -54,8 +54,8 @@ function resolved(value: Json): Json {
 
 const TABLE_ARN = `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${DEPLOYED_TABLE}`;
 
-/** The tenant-data role's policy, as deployed. */
-const tenantPolicy = resolved(Object.values(parent.Resources).find((r) => r.Type === 'AWS::IAM::ManagedPolicy' && String(r.Properties.Description).includes('LeadingKeys'))!.Properties.PolicyDocument!) as unknown as PolicyDocument;
+/** The tenant-data role's policy, as deployed (the events stack makes it). */
+const tenantPolicy = resolved(Object.values(eventsTemplate.Resources).find((r) => r.Type === 'AWS::IAM::ManagedPolicy' && String(r.Properties.Description).includes('LeadingKeys'))!.Properties.PolicyDocument!) as unknown as PolicyDocument;
 
 /** A function's own role's policy (its construct id), as deployed: its statements, whichever templates hold them. */
 function ownPolicy(functionId: string): PolicyDocument {
@@ -154,7 +154,7 @@ describe('every AWS call of the route tour, against the synthesized template', (
   });
 
   it("allows each keyed route's call under the tenant-data role with its organization's tag and under its session policy, and denies it to another organization", async () => {
-    const tenantCalls = recorded.filter((call) => call.session);
+    const tenantCalls = recorded.filter((call) => call.session && call.functionId !== 'IsolationCanary');
     expect(tenantCalls.length).toBeGreaterThan(100);
     for (const call of tenantCalls) {
       const { organizationId, grant, grantName } = call.session!;
@@ -169,6 +169,16 @@ describe('every AWS call of the route tour, against the synthesized template', (
           expect(await decision(tenantPrincipal(other), tenantPolicy, request, other), `${what} as ${other}`).toBe('ImplicitlyDenied');
         }
       }
+    }
+  });
+
+  it("denies the isolation canary's read, signed for one organization, of another's record", async () => {
+    const { proveIsolation } = await import('../functions/organization/isolation-canary');
+    const [call] = await recordAwsCalls(() => proveIsolation());
+    expect(call!.session?.organizationId).toMatch(/^org_/);
+    for (const request of call!.requests.map(deployed)) {
+      expect(request.leadingKeys).toEqual([expect.not.stringContaining(call!.session!.organizationId)]);
+      expect(await decision(tenantPrincipal(call!.session!.organizationId), tenantPolicy, request, call!.session!.organizationId)).toBe('ImplicitlyDenied');
     }
   });
 

@@ -1,9 +1,6 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STSClient } from '@aws-sdk/client-sts';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { config } from '#shared/config';
@@ -18,6 +15,7 @@ import { routes } from '../functions/resources';
 import { duringRoute, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
 import { LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
 import { useTestApi } from './support/api';
+import { startLocalSts } from './support/local-sts';
 
 /**
  * The second wall between organizations (docs/decisions/tenancy.md): a keyed route's calls are signed for its
@@ -155,40 +153,9 @@ describe("a keyed request's calls", () => {
   });
 });
 
-/** An STS endpoint on this machine: answers AssumeRole with credentials lasting `lifetimeMs`, and keeps each request's form. */
-async function localSts() {
-  const requests: URLSearchParams[] = [];
-  let failNext = false;
-  let lifetimeMs = SESSION_SECONDS * 1000;
-  let now = Date.parse('2026-11-27T08:00:00Z');
-  const server = createServer(async (request: IncomingMessage, response) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    const form = new URLSearchParams(body);
-    requests.push(form);
-    if (failNext) {
-      failNext = false;
-      response.writeHead(400, { 'content-type': 'text/xml' }).end('<ErrorResponse><Error><Type>Sender</Type><Code>Throttling</Code><Message>Rate exceeded</Message></Error><RequestId>1</RequestId></ErrorResponse>');
-      return;
-    }
-    const n = requests.length;
-    response.writeHead(200, { 'content-type': 'text/xml' }).end(
-      `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIA${n}</AccessKeyId><SecretAccessKey>secret${n}</SecretAccessKey><SessionToken>token${n}</SessionToken><Expiration>${new Date(now + lifetimeMs).toISOString()}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA:${n}</AssumedRoleId><Arn>arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/TenantData/${form.get('RoleSessionName')}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${n}</RequestId></ResponseMetadata></AssumeRoleResponse>`,
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const sts = new STSClient({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, region: 'us-east-1', credentials: { accessKeyId: 'own', secretAccessKey: 'own' }, maxAttempts: 1 });
-  return {
-    sts,
-    requests,
-    failNext: () => void (failNext = true),
-    clock: { now: () => now, set: (at: number) => void (now = at) },
-  };
-}
-
 describe('the sessions a container assumes (deployed: STS)', async () => {
-  const sts = await localSts();
+  const sts = await startLocalSts();
+  afterAll(() => sts.stop());
   const deployment = { roleArn: `arn:aws:iam::${LOCAL_ACCOUNT}:role/TenantData`, tableArn: TABLE };
   const own = { accessKeyId: 'OWN', secretAccessKey: 'own' };
   const grant = { actions: ['GetItem', 'Query'] as const, indexes: ['gsi1'] as const };

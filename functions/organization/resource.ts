@@ -6,6 +6,7 @@ import { organizationRoutes } from './routes';
 import { Organization } from './schema';
 import { organizationKeys, organizationKeySamples } from './entity';
 import { changes } from './changes';
+import { METRIC } from '#shared/observability';
 
 export const organization = defineResource({
   name: 'organization',
@@ -14,4 +15,16 @@ export const organization = defineResource({
   components: namedComponents({ Member, MemberUser, Invitation, Organization }, examples),
   ...changes,
   keys: [{ builders: organizationKeys, samples: organizationKeySamples }, { builders: memberKeys, samples: memberKeySamples }],
+  // The isolation canary (./isolation-canary.ts): its read is signed with a tenant session, so its own role has no table grant.
+  jobs: [
+    {
+      name: 'IsolationCanary',
+      handler: 'isolation-canary',
+      everyMinutes: 5,
+      dynamodb: [],
+      indexes: [],
+      signsAsTenant: true,
+      expects: { metric: METRIC.isolationProven, what: "The isolation canary proved no refusal in 15 minutes: one organization's session read another's record, or the canary did not run" },
+    },
+  ],
 });

@@ -15,8 +15,7 @@ import { RouteStack, wireRoutes, type RouteGroupProps } from './api/route-stack'
 import { addCustomDomain, addUsagePlans } from './api/stage-access';
 import { Firewall } from './firewall';
 import { Monitoring } from './monitoring';
-import { TenantDataRole } from './tenant-data-role';
-import { sharedPartitionsOf } from '#shared/tenancy/policies';
+import { tenantDataAccessIn } from './tenant-data-role';
 import type { DeploymentOptions } from './options';
 
 export { ACCESS_LOG_FIELDS, STAGE_NAME } from './api/rest-api';
@@ -89,7 +88,7 @@ export class ApiStack extends Stack {
     const monitoring = new Monitoring(this, 'Monitoring', { api: this.api, table, alarmEmails: options.alarmEmails });
     const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, ...createCanaryDeployments(this) };
     const { authorizers, made } = createAuthorizers(this, { routes, options, monitoring, functionDefaults, baseUrl: deployedBaseUrl(this, this.api, options) });
-    const tenantData = new TenantDataRole(this, 'TenantData', table, sharedPartitionsOf(routes));
+    const tenantData = tenantDataAccessIn(this, table, options.tableName);
     const { functionFor } = new RouteFunctions(this, { api: this.api, options, monitoring, functionDefaults, tenantData });
     const methods = [...made, ...this.addRoutes(routes, options.samLocal, { authorizers, functionFor })];
     const stage = deployStage(this.api, { routes, options, methods, after: [...this.functionStacks.values()].filter((stack) => stack.nestedStackParent === this) });

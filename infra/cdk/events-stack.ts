@@ -8,12 +8,16 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { CHANNELS, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
+import { CHANNELS, routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
 import type { ChannelDefinition, WorkerDefinition } from '#shared/resource';
 import type { DeploymentOptions } from './options';
 import { ServiceFunction } from './service-function';
 import { streamArnParameterName } from './data-stack';
-import { alarmOnErrors, alarmOnLate, alarmOnWaiting, makeChannels } from './events/channels';
+import { alarmOnErrors, alarmOnLate, alarmOnMissing, alarmOnWaiting, makeChannels } from './events/channels';
+import { TenantDataRole } from './tenant-data-role';
+import { sharedPartitionsOf } from '#shared/tenancy/policies';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { addWorker, type WorkerWiring } from './events/workers';
 
 export { STREAM_RETRIES } from './events/workers';
@@ -36,6 +40,8 @@ export class EventsStack extends Stack {
   /** Each worker's function, by its name. */
   readonly workers = new Map<string, ServiceFunction>();
   readonly scheduled: ServiceFunction[];
+  /** The role keyed routes' calls are signed with, per organization (docs/decisions/tenancy.md). */
+  readonly tenantData: TenantDataRole;
 
   constructor(scope: Construct, id: string, { options, workers = WORKERS, channels: declared = CHANNELS, ...props }: EventsStackProps) {
     super(scope, id, props);
@@ -55,6 +61,8 @@ export class EventsStack extends Stack {
     const channels = makeChannels(this, options, declared);
     const wiring: WorkerWiring = { table, options, channels, defaults, alarms, watched: [] };
     for (const worker of workers) this.workers.set(worker.name, addWorker(this, worker, wiring));
+    // Made here, deployed before the API stack, which finds it by name (tenantDataAccessIn).
+    this.tenantData = new TenantDataRole(this, 'TenantData', { table, tableName: options.tableName, sharedPartitions: sharedPartitionsOf(routes) });
     this.scheduled = this.addScheduledJobs(defaults, alarms);
     for (const channel of channels.queues.values()) wiring.watched.push({ queue: channel.deadLetters, ...channel.deadLettersAlarm });
     for (const { queue, id, what } of wiring.watched) alarmOnWaiting(this, queue, id, what, alarms);
@@ -71,10 +79,11 @@ export class EventsStack extends Stack {
 
   /** Jobs on a clock (the resources' `jobs`), each its function, its EventBridge schedule and an alarm on its failures. */
   private addScheduledJobs(defaults: WorkerWiring['defaults'], alarms: Topic): ServiceFunction[] {
-    return SCHEDULED_JOBS.map(({ name, handler, everyMinutes, dynamodb, indexes }) => {
-      const job = new ServiceFunction(this, name, { ...defaults, handler, dynamodb, indexes, timeout: Duration.seconds(60) });
+    return SCHEDULED_JOBS.map(({ name, handler, everyMinutes, dynamodb, indexes, signsAsTenant, expects }) => {
+      const job = new ServiceFunction(this, name, { ...defaults, handler, dynamodb, indexes, timeout: Duration.seconds(60), tenantData: signsAsTenant ? this.tenantData.access : undefined });
       new Rule(this, `${name}Schedule`, { schedule: Schedule.rate(Duration.minutes(everyMinutes)), targets: [new LambdaFunction(job.function, { retryAttempts: 0 })] });
       alarmOnErrors(this, job.function, `${name}Failing`, `The scheduled job ${name} (${handler}) failed in three 5-minute periods in a row.`, alarms);
+      if (expects) alarmOnMissing(this, `${name}Missing`, expects.what, new Metric({ namespace: METRICS_NAMESPACE, metricName: expects.metric, dimensionsMap: { service: SERVICE_NAME }, statistic: 'Sum', period: Duration.minutes(everyMinutes) }), 3, alarms);
       return job;
     });
   }

@@ -10,7 +10,7 @@ import { METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
 import { parseHandler, type DynamoAction } from '#shared/routes/route';
 import type { IndexName } from '#shared/table';
 import { bundledHandler, moduleBundling, projectRoot } from './bundling';
-import type { TenantDataRole } from './tenant-data-role';
+import { admitToTenantData, type TenantDataAccess } from './tenant-data-role';
 
 export interface ServiceFunctionProps {
   /** Its handler below functions/ (`parseHandler`): `sms/sweep`, `leads/handlers#createLeadHandler`. */
@@ -44,7 +44,7 @@ export interface ServiceFunctionProps {
    * For a keyed route: its calls are signed with the tenant-data role, assumed for the request's organization with
    * `dynamodb` as the session's actions, so its own role is given no table access at all.
    */
-  tenantData?: TenantDataRole;
+  tenantData?: TenantDataAccess;
 }
 
 export interface ApiFunctionProps extends ServiceFunctionProps {
@@ -95,7 +95,7 @@ export class ServiceFunction extends Construct {
         ...environment,
       },
     });
-    if (tenantData) tenantData.admit(this.function, role);
+    if (tenantData) admitToTenantData(this.function, role, tenantData);
     else if (dynamodb.length) {
       this.function.addToRolePolicy(
         new PolicyStatement({

@@ -17,9 +17,11 @@ if (mutate.length === 0) {
 
 // A file named with a line range (`store.ts:150-160`, as Stryker takes it) is loaded whole.
 process.env.MUTATE_PRELOAD = testFiles.length > 0 ? mutate.map((file) => file.replace(/:[0-9].*$/, '')).join(',') : '';
+// The test files named are the only ones Vitest includes (vitest.config.ts), not Stryker's `testFiles`: given those,
+// Stryker switches a static mutant on only after the modules loaded (its runtime activation), so it changed nothing.
+process.env.MUTATE_TEST_FILES = testFiles.join(',');
 const results = await new Stryker({
   mutate,
-  testFiles,
   testRunner: 'vitest',
   // Without test files named, Vitest's related mode picks the test files that import what is mutated. Named ones run as
   // given: a test that reaches the code only through HTTP (the local server loads the handlers itself) imports none of

@@ -13,7 +13,7 @@ import type { DeploymentOptions } from '../options';
 import { ApiFunction } from '../service-function';
 import type { AuthorizerProps } from './authorizers';
 import { STAGE_NAME } from './rest-api';
-import type { TenantDataRole } from '../tenant-data-role';
+import type { TenantDataAccess } from '../tenant-data-role';
 
 export interface RouteFunctionsProps {
   api: RestApi;
@@ -21,7 +21,7 @@ export interface RouteFunctionsProps {
   monitoring: Monitoring;
   functionDefaults: AuthorizerProps['functionDefaults'];
   /** The role a keyed route's calls are signed with, per organization. */
-  tenantData: TenantDataRole;
+  tenantData: TenantDataAccess;
 }
 
 /**

@@ -110,6 +110,12 @@ function pageAboveZero(scope: Construct, id: string, what: string, metric: IMetr
   alarm.addAlarmAction(new SnsAction(alarms));
 }
 
+/** Pages when `periods` periods in a row pass without the metric counting anything (a proof that stopped, or never came). */
+export function alarmOnMissing(scope: Construct, id: string, what: string, metric: IMetric, periods: number, alarms: Topic): void {
+  const alarm = new Alarm(scope, id, { alarmDescription: what, metric, threshold: 1, comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD, evaluationPeriods: periods, treatMissingData: TreatMissingData.BREACHING });
+  alarm.addAlarmAction(new SnsAction(alarms));
+}
+
 /** Pages when anything waits in a queue of what could not be handled (a dead-letter or failures queue). */
 export function alarmOnWaiting(scope: Construct, queue: Queue, id: string, what: string, alarms: Topic): void {
   pageAboveZero(scope, id, what, queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }), 1, alarms);
