@@ -1,16 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { grantedActions, routeId } from '#shared/routes/route';
 import { ORGANIZATION_TAG, routeSessionPolicy, sharedPartitionsOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
 import { SMS_NUMBER_CLAIMS } from '../functions/organization/entity';
-import { actingFor, type TenantSession } from '#shared/tenancy/session';
+import { actingFor, sessionEvent, type TenantSession } from '#shared/tenancy/session';
+import { metrics } from '#shared/metrics';
+import { METRIC } from '#shared/observability';
 import { isTransientStoreError } from '#shared/store/transient';
-import { REFRESH_BEFORE_MS, SESSION_SECONDS, tenantCredentials } from '#shared/tenancy/credentials';
+import { MAX_SESSIONS, REFRESH_BEFORE_MS, requestCredentials, SESSION_SECONDS, tenantCredentials, tenantDeploymentOf } from '#shared/tenancy/credentials';
 import { routes } from '../functions/resources';
 import { duringRoute, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
 import { LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
@@ -221,12 +224,117 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
     expect(sts.requests.length).toBe(before);
   });
 
+  it("are refreshed 5 minutes before they expire, and last the role's hour", () => {
+    expect([REFRESH_BEFORE_MS, SESSION_SECONDS]).toEqual([300_000, 3_600]);
+  });
+
+  it('are refused when STS answers without credentials, and asked again next time', async () => {
+    const provider = fresh();
+    sts.emptyNext();
+    await expect(actingFor(sessionOf('org_empty'), () => provider())).rejects.toThrow('AssumeRole answered no credentials');
+    expect((await actingFor(sessionOf('org_empty'), () => provider())).accessKeyId).toMatch(/^ASIA/);
+  });
+
+  it('are named by the organization, cut to the 64 characters a session name may have', async () => {
+    const provider = fresh();
+    const long = `org_${'X'.repeat(70)}`;
+    await actingFor(sessionOf(long), () => provider());
+    expect(sts.requests.at(-1)!.get('RoleSessionName')).toBe(long.slice(0, 64));
+    expect(sts.requests.at(-1)!.get('Tags.member.1.Value')).toBe(long);
+  });
+
+  it(`are kept for ${MAX_SESSIONS} organizations at most, the least recently assumed dropped first`, async () => {
+    const provider = tenantCredentials({ deployment, own: async () => own, sts: () => sts.sts, now: sts.clock.now });
+    const start = sts.clock.now();
+    await actingFor(sessionOf('org_lru_first'), () => provider());
+    await actingFor(sessionOf('org_lru_second'), () => provider());
+    // The first expires and is assumed again: it is now the most recent.
+    sts.clock.set(start + SESSION_SECONDS * 1000);
+    await actingFor(sessionOf('org_lru_first'), () => provider());
+    for (let i = 0; i < MAX_SESSIONS - 2; i++) await actingFor(sessionOf(`org_lru_${i}`), () => provider());
+    const before = sts.requests.length;
+    await actingFor(sessionOf('org_lru_first'), () => provider());
+    expect(sts.requests.length - before, 'the most recent is kept').toBe(0);
+    await actingFor(sessionOf('org_lru_new'), () => provider());
+    await actingFor(sessionOf('org_lru_second'), () => provider());
+    expect(sts.requests.length - before, 'past the limit the least recent, the second, was dropped').toBe(2);
+    sts.clock.set(start);
+  });
+
+  it('work without a listener for what they do', async () => {
+    const provider = tenantCredentials({ deployment, own: async () => own, sts: () => sts.sts, now: sts.clock.now });
+    sts.failNext();
+    await expect(actingFor(sessionOf('org_unheard'), () => provider())).rejects.toMatchObject({ name: 'Throttling' });
+    expect((await actingFor(sessionOf('org_unheard'), () => provider())).accessKeyId).toMatch(/^ASIA/);
+  });
+
+  it('are asked for every call a client signs: the provider is marked memoized, so the SDK keeps none of its answers', async () => {
+    const provider = fresh();
+    expect(provider.memoized).toBe(true);
+    expect(requestCredentials.memoized).toBe(true);
+    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB, region: 'local', credentials: provider, maxAttempts: 1 }));
+    const signers: string[] = [];
+    client.middlewareStack.add((next) => async (args) => {
+      signers.push(((args.request as { headers: Record<string, string> }).headers.authorization ?? '').replace(/^.*Credential=([^/]+)\/.*$/, '$1'));
+      return next(args);
+    }, { step: 'finalizeRequest', priority: 'low', name: 'signer' });
+    const read = () => client.send(new GetCommand({ TableName: config.tableName, Key: { pk: 'ORG#org_signed', sk: 'ORGANIZATION' } }));
+    await actingFor(sessionOf('org_signed_one'), read);
+    await actingFor(sessionOf('org_signed_two'), read);
+    await read();
+    client.destroy();
+    expect(signers[0]).toMatch(/^ASIA/);
+    expect(signers[1]).toMatch(/^ASIA/);
+    expect(signers[1]).not.toBe(signers[0]);
+    expect(signers[2]).toBe(own.accessKeyId);
+  });
+
   it('are kept apart per route in one process (the local server serves every route)', async () => {
     const provider = fresh();
     const before = sts.requests.length;
     await actingFor(sessionOf('org_routes', 'ListLeads'), () => provider());
     await actingFor(sessionOf('org_routes', 'GetLead'), () => provider());
     expect(sts.requests.length - before).toBe(2);
+  });
+});
+
+describe("what a container's sessions do, counted", () => {
+  it('each AssumeRole and each refusal becomes a metric of the request (the route handler listens)', async () => {
+    await import('#shared/http/route-handler');
+    const added = vi.spyOn(metrics, 'addMetric');
+    sessionEvent('assumed');
+    sessionEvent('refused');
+    expect(added.mock.calls).toEqual([[METRIC.tenantSessionsAssumed, 'Count', 1], [METRIC.tenantSessionsRefused, 'Count', 1]]);
+    added.mockRestore();
+  });
+
+  it('locally signs a session as the process does: DynamoDB Local checks no signature, the strict mode checks the policy', async () => {
+    const session: TenantSession = { organizationId: 'org_local', grantName: 'GetLead', grant: { actions: ['GetItem'] } };
+    const [alone, asOrganization] = [await requestCredentials(), await actingFor(session, () => requestCredentials())];
+    expect(asOrganization.accessKeyId).toBe(alone.accessKeyId);
+    expect(alone.accessKeyId).toBe(process.env.AWS_ACCESS_KEY_ID);
+  });
+});
+
+describe('where deployed sessions come from', () => {
+  const both = { TENANT_DATA_ROLE_ARN: 'arn:aws:iam::123456789012:role/sales-pipeline-tenant-data', TABLE_ARN: 'arn:aws:dynamodb:ap-southeast-2:123456789012:table/sales-pipeline' };
+  const inLambda = { AWS_LAMBDA_FUNCTION_NAME: 'ListLeads' };
+
+  it('is the role and the table the environment names, in Lambda and out', () => {
+    expect(tenantDeploymentOf({ ...both, ...inLambda })).toEqual({ roleArn: both.TENANT_DATA_ROLE_ARN, tableArn: both.TABLE_ARN });
+    expect(tenantDeploymentOf(both)).toEqual({ roleArn: both.TENANT_DATA_ROLE_ARN, tableArn: both.TABLE_ARN });
+  });
+
+  it('is nothing locally, where DynamoDB Local checks no signature, and under sam local, which has no STS', () => {
+    expect(tenantDeploymentOf({})).toBeNull();
+    expect(tenantDeploymentOf({ TENANT_DATA_ROLE_ARN: both.TENANT_DATA_ROLE_ARN })).toBeNull();
+    expect(tenantDeploymentOf({ ...both, ...inLambda, AWS_SAM_LOCAL: 'true' })).toBeNull();
+  });
+
+  it('fails loudly in Lambda when either is missing, rather than sign as the function', () => {
+    for (const env of [inLambda, { ...inLambda, TENANT_DATA_ROLE_ARN: both.TENANT_DATA_ROLE_ARN }, { ...inLambda, TABLE_ARN: both.TABLE_ARN }]) {
+      expect(() => tenantDeploymentOf(env), JSON.stringify(env)).toThrow('Missing required environment variables TENANT_DATA_ROLE_ARN and TABLE_ARN');
+    }
   });
 });
 

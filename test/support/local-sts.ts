@@ -12,6 +12,7 @@ import { LOCAL_ACCOUNT } from '../../infra/local/aws-calls';
 export async function startLocalSts() {
   const requests: URLSearchParams[] = [];
   let failNext = false;
+  let emptyNext = false;
   const lifetimeMs = SESSION_SECONDS * 1000;
   let now = Date.parse('2026-11-27T08:00:00Z');
   const server: Server = createServer(async (request: IncomingMessage, response) => {
@@ -25,6 +26,11 @@ export async function startLocalSts() {
       return;
     }
     const n = requests.length;
+    if (emptyNext) {
+      emptyNext = false;
+      response.writeHead(200, { 'content-type': 'text/xml' }).end(`<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult></AssumeRoleResult><ResponseMetadata><RequestId>${n}</RequestId></ResponseMetadata></AssumeRoleResponse>`);
+      return;
+    }
     response.writeHead(200, { 'content-type': 'text/xml' }).end(
       `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIA${n}</AccessKeyId><SecretAccessKey>secret${n}</SecretAccessKey><SessionToken>token${n}</SessionToken><Expiration>${new Date(now + lifetimeMs).toISOString()}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA:${n}</AssumedRoleId><Arn>arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/TenantData/${form.get('RoleSessionName')}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${n}</RequestId></ResponseMetadata></AssumeRoleResponse>`,
     );
@@ -35,6 +41,8 @@ export async function startLocalSts() {
     sts,
     requests,
     failNext: () => void (failNext = true),
+    /** The next AssumeRole answers 200 with no credentials in it. */
+    emptyNext: () => void (emptyNext = true),
     clock: { now: () => now, set: (at: number) => void (now = at) },
     stop: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
