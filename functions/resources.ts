@@ -48,6 +48,8 @@ const API_KEY_AUTHORIZER: AuthorizerDefinition = {
   handler: 'authorizer',
   dynamodb: ['Query', 'GetItem', 'UpdateItem'],
   indexes: ['gsi1'],
+  // The key or OAuth token by its hash, then its organization's key, grant and settings.
+  keys: ['TOKEN#*', 'ORG#*'],
   identityHeader: 'Authorization',
   reserved: true,
   callers: 'Callers are integrations holding API keys, checked by the Lambda REQUEST authorizer, not Cognito users.',

@@ -98,6 +98,8 @@ export interface WorkerDefinition {
   trigger: WorkerTrigger;
   dynamodb: DynamoAction[];
   indexes?: IndexName[];
+  /** The partition keys its role reaches (patterns): every organization's (`ORG#*`) unless it names others (docs/data-model.md). */
+  keys?: string[];
   /** The queues (by the events stack's names) it sends to besides its trigger's. */
   sendsTo?: readonly string[];
   /** What it reaches beyond the table and the queues (an SMS provider), as a route's capabilities: settings and grants. */
@@ -122,6 +124,8 @@ export interface AuthorizerDefinition {
   handler: string;
   dynamodb: DynamoAction[];
   indexes?: IndexName[];
+  /** The partition keys its role reaches (patterns): every organization's (`ORG#*`) unless it names others (docs/data-model.md). */
+  keys?: string[];
   /**
    * The request header its answer depends on alone: API Gateway reuses the answer for the same value (the authorizer
    * cache TTL). None: it runs on every request, uncached.
@@ -146,6 +150,8 @@ export interface ScheduledJob {
   /** DynamoDB actions and indexes its function is granted. */
   dynamodb: DynamoAction[];
   indexes: IndexName[];
+  /** The partition keys its role reaches (patterns): every organization's (`ORG#*`) unless it names others (docs/data-model.md). */
+  keys?: string[];
   /** Its calls are signed with tenant sessions, as a keyed route's are (the isolation canary): its function may assume the tenant-data role. */
   signsAsTenant?: boolean;
   /** Pages when a period passes without it counting this metric (the canary's proof), as well as on its failures. */

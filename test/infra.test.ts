@@ -228,6 +228,27 @@ describe('the API stack', () => {
     expect(allActions).not.toContain('dynamodb:Scan');
   });
 
+  it("holds every function's own table grant to the keys it names: a public route's, each one it reaches; an authorizer's too", () => {
+    for (const route of routes.filter((candidate) => candidate.auth === 'none' && candidate.dynamodb.length > 0)) {
+      expect(route.ownKeys, route.operationId).toBeDefined();
+      const [, policy] = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${routeId(route)}Role`))!;
+      const table = policy.Properties.PolicyDocument.Statement.filter((statement: { Action: string | string[] }) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
+      expect(table.map((statement: { Condition: unknown }) => statement.Condition), route.operationId).toEqual([{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': route.ownKeys } }]);
+    }
+    for (const authorizer of ['Authorizer', 'InboundAuthorizer']) {
+      const [, policy] = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${authorizer}Role`))!;
+      const [table] = policy.Properties.PolicyDocument.Statement.filter((statement: { Action: string | string[] }) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
+      expect(table.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'], authorizer).toEqual(expect.arrayContaining(['ORG#*']));
+      expect(table.Condition['ForAllValues:StringLike']['dynamodb:LeadingKeys'], authorizer).not.toContain('*');
+    }
+    // Every DynamoDB statement of every role names its keys: none reaches the whole table.
+    for (const [logicalId, policy] of Object.entries(policies)) {
+      for (const statement of policy.Properties.PolicyDocument.Statement.filter((candidate: { Action: string | string[] }) => [candidate.Action].flat().some((action) => action.startsWith('dynamodb:')))) {
+        expect(statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'], logicalId).toBeDefined();
+      }
+    }
+  });
+
   it("lets each keyed route's function assume the tenant-data role, tagged so the role's trust policy admits it, and tells it where the role and the table are", () => {
     const roles = resourcesOf('AWS::IAM::Role');
     for (const route of routes) {

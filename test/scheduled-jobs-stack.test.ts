@@ -21,6 +21,8 @@ describe('scheduled jobs', () => {
     const dynamodb = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('dynamodb:')));
     expect(dynamodb.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(job.dynamodb.map((action) => `dynamodb:${action}`).sort());
     for (const index of job.indexes) expect(JSON.stringify(dynamodb.map((statement) => statement.Resource))).toContain(`/index/${index}`);
+    // On the keys it names, every organization's unless it names others.
+    for (const statement of dynamodb) expect((statement as { Condition?: unknown }).Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': job.keys ?? ['ORG#*'] } });
     // A job that signs as a tenant (the isolation canary) may only assume the tenant-data role: no table grant of its own.
     const assumes = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('sts:')));
     expect(assumes.map((statement) => statement.Action)).toEqual(job.signsAsTenant ? [['sts:AssumeRole', 'sts:TagSession']] : []);

@@ -15,7 +15,7 @@ import { METRIC } from '#shared/observability';
 import { isTransientStoreError } from '#shared/store/transient';
 import { MAX_SESSIONS, REFRESH_BEFORE_MS, requestCredentials, SESSION_SECONDS, tenantCredentials, tenantDeploymentOf } from '#shared/tenancy/credentials';
 import { routes } from '../functions/resources';
-import { duringRoute, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
+import { duringRoute, duringWorker, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
 import { LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
 import { useTestApi } from './support/api';
 import { startLocalSts } from './support/local-sts';
@@ -141,7 +141,7 @@ describe("a keyed request's calls", () => {
     expect(transaction.requests.every((request) => request.leadingKeys.length === 1 && request.leadingKeys[0]!.startsWith(`ORG#${a.organizationId}`))).toBe(true);
   });
 
-  it("fail loudly in the strict mode when one reaches another organization's key, takes an action its route is not granted, or is signed as no organization", async () => {
+  it("fail loudly in the strict mode when one reaches another organization's key, takes an action its route is not granted, or is signed as no organization; and a call signed as a function's own role, outside the keys it names", async () => {
     const a = await api.organization();
     const b = await api.organization();
     const session: TenantSession = { organizationId: b.organizationId, grantName: 'GetLead', grant: { actions: ['GetItem'] } };
@@ -151,8 +151,16 @@ describe("a keyed request's calls", () => {
     const put = new PutCommand({ TableName: config.tableName, Item: { pk: `ORG#${b.organizationId}#SCRATCH`, sk: 'X' } });
     await expect(actingFor(session, () => dynamo.send(put))).rejects.toThrow(/session policy of GetLead does not allow dynamodb:PutItem/);
     await expect(duringRoute({ auth: 'apiKey', operationId: 'getLead' }, () => read(b.organizationId))).rejects.toThrow(/^Access denied \(strict mode, infra\/local\/strict-access.ts\): getLead sent GetItemCommand as its function's own role, which holds no table access/);
-    // A public route is a named exception: it signs as its own role.
+    // A public route is a named exception: it signs as its own role, on the keys it names.
     await expect(duringRoute({ auth: 'none', operationId: 'postOAuthToken' }, () => read(b.organizationId))).resolves.toBeDefined();
+    await expect(duringRoute({ auth: 'none', operationId: 'registerOAuthClient' }, () => read(b.organizationId))).rejects.toThrow(
+      /the role of RegisterOAuthClient does not allow dynamodb:GetItem on table\/\S+ with keys \[ORG#org_\w+\] \(its keys: SOURCELIMIT#\*, OAUTHCLIENT#\*\)/,
+    );
+    // So does a worker, on every organization's keys unless it names others.
+    const claim = () => dynamo.send(new GetCommand({ TableName: config.tableName, Key: { pk: 'SMSNUMBER#+61400000000', sk: 'CLAIM' } }));
+    await expect(duringWorker('DeliverWebhooks', claim)).rejects.toThrow(/the role of DeliverWebhooks does not allow dynamodb:GetItem .* \(its keys: ORG#\*\)/);
+    await expect(duringWorker('InboundSmsReplies', claim)).resolves.toBeDefined();
+    await expect(duringWorker('DeliverWebhooks', () => read(b.organizationId))).resolves.toBeDefined();
   });
 });
 

@@ -22,6 +22,7 @@ export const inboundEndpoints = defineResource({
       // The endpoint by id, then the source's counter of the day, and once a source's day the endpoint's mark that tells the organization (source-share.ts).
       dynamodb: ['Query', 'UpdateItem'],
       indexes: ['gsi1'],
+      keys: ['INBOUND#*', 'SOURCELIMIT#*', 'ORG#*'],
       callers:
         'Senders are web forms and email parsers holding an inbound endpoint’s token or signing secret, which the function checks; the Lambda REQUEST authorizer names the endpoint’s organization for its usage plan.',
     },

@@ -180,6 +180,8 @@ export const receiveInbound = defineRoute({
   // The endpoint by id (gsi1), then what POST /v1/inquiries does.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],
+  // The endpoint by its id, the source's counters, then its organization's records.
+  ownKeys: ['INBOUND#*', 'SOURCELIMIT#*', 'ORG#*'],
   // A signature or credential is checked with the endpoint's secret, or Retell's key, opened.
   capabilities: [opensSecrets],
   throttle: INBOUND_ROUTE_THROTTLE,

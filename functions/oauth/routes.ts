@@ -103,6 +103,8 @@ export const registerOAuthClient = defineRoute({
   `,
   // The source's counters, then the client's item, in a partition of its own (no organization's).
   dynamodb: ['UpdateItem', 'PutItem'],
+  // The source's counters, then the client: no organization is known (docs/data-model.md, "Named exceptions").
+  ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*'],
   status: 201,
   request: { body: RegisterClientBody, bodyAsText: true },
   requestExample: { client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
@@ -141,6 +143,7 @@ export const getOAuthAuthorize = defineRoute({
   description: `${AUTHORIZE_DESCRIPTION} ${AUTHORIZE_REFUSALS}`,
   // A registered client's item.
   dynamodb: ['GetItem'],
+  ownKeys: ['OAUTHCLIENT#*'],
   status: 200,
   contentType: 'text/html; charset=utf-8',
   request: { query: AuthorizeQuery },
@@ -167,6 +170,8 @@ export const postOAuthAuthorize = defineRoute({
   // The source's counter, the registered client, the key by its token (gsi1), the code.
   dynamodb: ['UpdateItem', 'GetItem', 'Query', 'PutItem'],
   indexes: ['gsi1'],
+  // The source's counter and the client, then the consenting key (by its token's hash) and its organization's grant and code.
+  ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*', 'TOKEN#*', 'ORG#*'],
   status: 200,
   contentType: 'text/html; charset=utf-8',
   request: {},
@@ -200,6 +205,8 @@ export const postOAuthToken = defineRoute({
   // The code or refresh token (gsi1), the key, the grant and the registered client; the tokens in one transaction.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],
+  // The source's and client's counters and the client, then the code or token (by its hash) and its organization's grant.
+  ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*', 'TOKEN#*', 'ORG#*'],
   status: 200,
   request: {},
   requestBodies: { [FORM]: TokenForm },

@@ -25,11 +25,14 @@ export const sms = defineResource({
       // (an activity id from its sequence) with its SMS inquiry; STOP puts and START deletes the phone's opt-out.
       dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
       indexes: ['gsi3'],
+      // An inbound SMS names only the number it was sent to: its claim, then the organization's records.
+      keys: ['SMSNUMBER#*', 'ORG#*'],
     },
   ],
   channels: [smsEvents, inboundSms],
   // SMS stuck QUEUED past 5 minutes become FAILED, unconfirmed (functions/sms/unanswered.ts).
-  jobs: [{ name: 'SettleUnansweredSms', handler: 'sweep', everyMinutes: 1, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'] }],
+  // The queued SMS of every organization (gsi1 `SMSQUEUED#<shard>`), then each message in its organization.
+  jobs: [{ name: 'SettleUnansweredSms', handler: 'sweep', everyMinutes: 1, dynamodb: ['Query', 'UpdateItem'], indexes: ['gsi1'], keys: ['SMSQUEUED#*', 'ORG#*'] }],
   keys: [{ builders: smsKeys, samples: smsKeySamples }],
   zapier: {
     triggers: [{ key: 'sms_received', noun: 'SMS', label: 'SMS Received', description: 'Triggers when a lead texts the business.', eventType: 'sms.received' }],

@@ -79,8 +79,8 @@ export class EventsStack extends Stack {
 
   /** Jobs on a clock (the resources' `jobs`), each its function, its EventBridge schedule and an alarm on its failures. */
   private addScheduledJobs(defaults: WorkerWiring['defaults'], alarms: Topic): ServiceFunction[] {
-    return SCHEDULED_JOBS.map(({ name, handler, everyMinutes, dynamodb, indexes, signsAsTenant, expects }) => {
-      const job = new ServiceFunction(this, name, { ...defaults, handler, dynamodb, indexes, timeout: Duration.seconds(60), tenantData: signsAsTenant ? this.tenantData.access : undefined });
+    return SCHEDULED_JOBS.map(({ name, handler, everyMinutes, dynamodb, indexes, keys, signsAsTenant, expects }) => {
+      const job = new ServiceFunction(this, name, { ...defaults, handler, dynamodb, indexes, keys, timeout: Duration.seconds(60), tenantData: signsAsTenant ? this.tenantData.access : undefined });
       new Rule(this, `${name}Schedule`, { schedule: Schedule.rate(Duration.minutes(everyMinutes)), targets: [new LambdaFunction(job.function, { retryAttempts: 0 })] });
       alarmOnErrors(this, job.function, `${name}Failing`, `The scheduled job ${name} (${handler}) failed in three 5-minute periods in a row.`, alarms);
       if (expects) alarmOnMissing(this, `${name}Missing`, expects.what, new Metric({ namespace: METRICS_NAMESPACE, metricName: expects.metric, dimensionsMap: { service: SERVICE_NAME }, statistic: 'Sum', period: Duration.minutes(everyMinutes) }), 3, alarms);

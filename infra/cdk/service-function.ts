@@ -11,6 +11,7 @@ import { parseHandler, type DynamoAction } from '#shared/routes/route';
 import type { IndexName } from '#shared/table';
 import { bundledHandler, moduleBundling, projectRoot } from './bundling';
 import { admitToTenantData, type TenantDataAccess } from './tenant-data-role';
+import { ownTableStatement } from '#shared/tenancy/policies';
 
 export interface ServiceFunctionProps {
   /** Its handler below functions/ (`parseHandler`): `sms/sweep`, `leads/handlers#createLeadHandler`. */
@@ -20,6 +21,8 @@ export interface ServiceFunctionProps {
   dynamodb: readonly DynamoAction[];
   /** The secondary indexes it queries; the grant covers the table and only these. */
   indexes?: readonly IndexName[];
+  /** The partition keys its own grant covers (patterns; every organization's unless named): shared/tenancy/policies.ts. */
+  keys?: readonly string[];
   /** Files below node_modules the function reads at run time, copied beside its bundle. */
   assets?: readonly string[];
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -63,7 +66,7 @@ export interface ApiFunctionProps extends ServiceFunctionProps {
 export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
 
-  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency, tracing = Tracing.ACTIVE, paramsAndSecrets, tenantData }: ServiceFunctionProps) {
+  constructor(scope: Construct, id: string, { handler, table, dynamodb, indexes = [], assets = [], logLevel, debugSampleRate, environment = {}, timeout = Duration.seconds(15), architecture, reservedConcurrency, tracing = Tracing.ACTIVE, paramsAndSecrets, tenantData, keys }: ServiceFunctionProps) {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
@@ -97,12 +100,8 @@ export class ServiceFunction extends Construct {
     });
     if (tenantData) admitToTenantData(this.function, role, tenantData);
     else if (dynamodb.length) {
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          actions: [...new Set(dynamodb)].sort().map((action) => `dynamodb:${action}`),
-          resources: [table.tableArn, ...indexes.map((index) => `${table.tableArn}/index/${index}`)],
-        }),
-      );
+      const { Action, Resource, Condition } = ownTableStatement({ actions: dynamodb, indexes, keys }, table.tableArn);
+      this.function.addToRolePolicy(new PolicyStatement({ actions: Action, resources: Resource, conditions: Condition }));
     }
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

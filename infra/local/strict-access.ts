@@ -2,10 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { runUnsafeSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
-import { routeId, type RouteDefinition } from '#shared/routes/route';
-import { ORGANIZATION_TAG, routeSessionPolicy, sharedPartitionsOf, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
+import { grantedActions, routeId, type RouteDefinition } from '#shared/routes/route';
+import { ORGANIZATION_TAG, ownKeysOf, ownTableStatement, routeSessionPolicy, sharedPartitionsOf, tenantDataPolicy, type OwnTableGrant, type PolicyDocument } from '#shared/tenancy/policies';
 import { currentSession, type TenantSession } from '#shared/tenancy/session';
-import { routes } from '../../functions/resources';
+import { routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
 import { iamRequestsOf, LOCAL_ACCOUNT, localTableArn, type IamRequest } from './aws-calls';
 
 /**
@@ -15,6 +15,8 @@ import { iamRequestsOf, LOCAL_ACCOUNT, localTableArn, type IamRequest } from './
  * - A keyed route's call, signed for its organization: the tenant-data role's policy with the session's tag, and the
  *   route's session policy; both must allow it (IAM intersects them).
  * - A keyed route's call signed as no organization: refused, as its function's own role grants no table access.
+ * - A call of a function that signs as its own role (a public route, a worker, a scheduled job): its role's grant, its
+ *   actions and indexes on the keys it names (`ownKeys`, `keys`; every organization's unless named).
  * STRICT_ACCESS=off turns it off (a developer bisecting something else).
  */
 
@@ -26,20 +28,34 @@ export class AccessDeniedLocally extends Error {
 /** The session a tenant call is signed with, as its ARN would read. */
 export const tenantPrincipal = (organizationId: string) => `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/TenantData/${organizationId}`;
 
-/** Whether `policy` allows `request` for a session tagged with `organizationId` (one identity policy alone). */
-export function allows(policy: PolicyDocument, request: IamRequest, organizationId: string): boolean {
+/** Whether `policy` allows `request`, for a session tagged with `organizationId` when given (one identity policy alone). */
+export function allows(policy: PolicyDocument, request: IamRequest, organizationId?: string, principal = tenantPrincipal(organizationId ?? 'none')): boolean {
   const simulation: Simulation = {
     request: {
-      principal: tenantPrincipal(organizationId),
+      principal,
       action: request.action,
       resource: { resource: request.resource, accountId: LOCAL_ACCOUNT },
-      contextVariables: { 'dynamodb:LeadingKeys': request.leadingKeys, [`aws:PrincipalTag/${ORGANIZATION_TAG}`]: organizationId },
+      contextVariables: { 'dynamodb:LeadingKeys': request.leadingKeys, ...(organizationId ? { [`aws:PrincipalTag/${ORGANIZATION_TAG}`]: organizationId } : {}) },
     },
     identityPolicies: [{ name: 'policy', policy }],
     serviceControlPolicies: [],
     resourceControlPolicies: [],
   };
   return runUnsafeSimulation(simulation, {}) === 'Allowed';
+}
+
+/** The own grants of the functions that sign as themselves, by construct id: public routes, workers and scheduled jobs. */
+const ownGrants = new Map<string, OwnTableGrant>([
+  ...routes.filter((route) => route.auth === 'none').map((route): [string, OwnTableGrant] => [routeId(route), { actions: grantedActions(route), indexes: route.indexes, keys: route.ownKeys }]),
+  ...[...WORKERS, ...SCHEDULED_JOBS].map((worker): [string, OwnTableGrant] => [worker.name, { actions: worker.dynamodb, indexes: worker.indexes, keys: worker.keys }]),
+]);
+
+/** Why a call a function signs as its own role is refused, or undefined when its role's grant allows it. */
+export function ownRefusal(request: IamRequest, functionId: string, tableArn: string): string | undefined {
+  const grant = ownGrants.get(functionId);
+  if (!grant) return undefined;
+  const policy: PolicyDocument = { Version: '2012-10-17', Statement: [ownTableStatement(grant, tableArn)] };
+  return allows(policy, request, undefined, `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${functionId}Role/function`) ? undefined : `the role of ${functionId} does not allow ${describe(request)} (its keys: ${ownKeysOf(grant).join(', ')})`;
 }
 
 /** The shared partitions the keyed routes name, as the stack gives them to the tenant-data role. */
@@ -109,6 +125,11 @@ export function installStrictAccess(env: NodeJS.ProcessEnv = process.env): void 
       if (strict && session) {
         for (const request of requests) {
           const refusal = tenantRefusal(request, session, tableArnOf(''));
+          if (refusal) throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${refusal}`);
+        }
+      } else if (strict && invoked && !invoked.keyed) {
+        for (const request of requests) {
+          const refusal = ownRefusal(request, invoked.functionId, tableArnOf(''));
           if (refusal) throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${refusal}`);
         }
       } else if (strict && invoked?.keyed) {

@@ -89,6 +89,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   indexes?: IndexName[];
   /** The partitions outside every organization a keyed route reaches, each a named exception with why (docs/data-model.md). */
   sharedPartitions?: SharedPartition[];
+  /** A public route's: the partition keys its function's own role reaches (patterns), every organization's (`ORG#*`) unless named. */
+  ownKeys?: string[];
   /** Status of a successful answer. */
   status: number;
   /** Media type of a successful answer; JSON unless set (the docs page is HTML). */

@@ -120,3 +120,28 @@ export function routeSessionPolicy(grant: TableGrant, tableArn: string, organiza
   if (secretsKeyArn) statements.push({ Effect: 'Allow', Action: [...TENANT_KMS_ACTIONS], Resource: [secretsKeyArn] });
   return { Version: '2012-10-17', Statement: statements };
 }
+
+/** The keys of every organization: what a function that acts across them (a worker, a public route) reaches by default. */
+export const EVERY_ORGANIZATION = 'ORG#*';
+
+/**
+ * What a function that signs as its own role does with the table (a public route, a worker, a scheduled job, an
+ * authorizer: the named exceptions of docs/data-model.md): its actions and indexes, on the keys it names alone.
+ */
+export interface OwnTableGrant extends Pick<TableGrant, 'actions' | 'indexes'> {
+  /** Patterns of the partition keys it touches, on the table and its indexes: `ORG#*` unless it names others. */
+  keys?: readonly string[];
+}
+
+/** The keys an own role's grant covers: those it names, else every organization's. */
+export const ownKeysOf = (grant: OwnTableGrant): string[] => [...(grant.keys ?? [EVERY_ORGANIZATION])];
+
+/** A function's own role's statement on the table, as the stack grants it and the strict mode evaluates it. */
+export function ownTableStatement(grant: OwnTableGrant, tableArn: string): PolicyStatement {
+  return {
+    Effect: 'Allow',
+    Action: [...new Set(grant.actions)].sort().map((action) => `dynamodb:${action}`),
+    Resource: tableResources(tableArn, grant.indexes ?? []),
+    Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ownKeysOf(grant) } },
+  };
+}

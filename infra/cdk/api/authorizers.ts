@@ -37,12 +37,13 @@ export function createAuthorizers(stack: Stack, { routes, options, monitoring, f
   const made: unknown[] = [];
   for (const [name, definition] of Object.entries(AUTHORIZERS)) {
     if (!routes.some((route) => authorizerOf(route) === name)) continue;
-    const { functionName, handler, dynamodb, indexes, identityHeader, reserved, callers } = definition;
+    const { functionName, handler, dynamodb, indexes, keys, identityHeader, reserved, callers } = definition;
     const authorizerFunction = new ApiFunction(stack, functionName, {
       ...functionDefaults,
       handler,
       dynamodb,
       indexes,
+      keys,
       reservedConcurrency: reserved ? options.concurrency.authorizer : undefined,
       environment: { [BASE_URL_VARIABLE]: baseUrl },
       rollbackAlarms: (target) => monitoring.watchFunction(stack, functionName, target, { authorizer: name }),

@@ -88,6 +88,7 @@ export class RouteFunctions {
       indexes: route.indexes,
       // A public route's function is a named exception (docs/data-model.md): no organization signs its calls.
       tenantData: route.auth === 'none' ? undefined : this.props.tenantData,
+      keys: route.ownKeys,
       assets: route.assets,
       reservedConcurrency: options.concurrency.routes ? route.reservedConcurrency : undefined,
       paramsAndSecrets: cursors ? this.paramsAndSecrets : undefined,

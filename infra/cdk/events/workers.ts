@@ -125,6 +125,7 @@ export function addWorker(stack: Stack, worker: WorkerDefinition, wiring: Worker
     handler: worker.handler,
     dynamodb: worker.dynamodb,
     indexes: worker.indexes,
+    keys: worker.keys,
     environment: Object.assign(
       {},
       ...[...consumed, ...sendsTo].map((channel) => channel.environment),
