@@ -32,9 +32,6 @@ export const organizationKeyPatterns = (organization = ORGANIZATION_TAG_VARIABLE
  */
 export const TENANT_DATA_ACTIONS: readonly DynamoAction[] = [...DYNAMO_ACTIONS].sort();
 
-/** The KMS actions a tenant session uses on the secrets key, for secrets sealed with its organization in the context. */
-export const TENANT_KMS_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
-
 export interface PolicyStatement {
   Sid?: string;
   Effect: 'Allow' | 'Deny';
@@ -60,10 +57,9 @@ export const distinctPartitions = (partitions: readonly SharedPartition[]): Shar
 
 /**
  * The tenant-data role's one policy: the route actions on the table and every index, where every key names the
- * session's organization; each shared partition the routes name, with its own actions on the table alone; and the
- * secrets key, where the sealed secret's context names the organization.
+ * session's organization; and each shared partition the routes name, with its own actions on the table alone.
  */
-export function tenantDataPolicy(tableArn: string, sharedPartitions: readonly SharedPartition[], secretsKeyArn?: string): PolicyDocument {
+export function tenantDataPolicy(tableArn: string, sharedPartitions: readonly SharedPartition[]): PolicyDocument {
   const statements: PolicyStatement[] = [
     {
       Sid: 'OwnOrganizationsItems',
@@ -74,15 +70,6 @@ export function tenantDataPolicy(tableArn: string, sharedPartitions: readonly Sh
     },
     ...distinctPartitions(sharedPartitions).map((partition, index): PolicyStatement => ({ Sid: `SharedPartition${index + 1}`, ...partitionStatement(partition, tableArn) })),
   ];
-  if (secretsKeyArn) {
-    statements.push({
-      Sid: 'OwnOrganizationsSecrets',
-      Effect: 'Allow',
-      Action: [...TENANT_KMS_ACTIONS],
-      Resource: [secretsKeyArn],
-      Condition: { StringEquals: { [`kms:EncryptionContext:${ORGANIZATION_TAG}`]: ORGANIZATION_TAG_VARIABLE } },
-    });
-  }
   return { Version: '2012-10-17', Statement: statements };
 }
 
@@ -104,10 +91,9 @@ export interface TableGrant {
 /**
  * A route's session policy for one organization: passed with AssumeRole, it narrows the session to the route's own
  * actions and indexes on that organization's keys, and to the shared partitions the route names, so the least
- * privilege each route's role had survives the shared tenant-data role (a session may do only what both allow). Its
- * KMS statement, present when the role's is, is left wide: the role's condition binds it.
+ * privilege each route's role had survives the shared tenant-data role (a session may do only what both allow).
  */
-export function routeSessionPolicy(grant: TableGrant, tableArn: string, organizationId: string, secretsKeyArn?: string): PolicyDocument {
+export function routeSessionPolicy(grant: TableGrant, tableArn: string, organizationId: string): PolicyDocument {
   const statements: PolicyStatement[] = [
     {
       Effect: 'Allow',
@@ -117,7 +103,6 @@ export function routeSessionPolicy(grant: TableGrant, tableArn: string, organiza
     },
     ...distinctPartitions(grant.sharedPartitions ?? []).map((partition) => partitionStatement(partition, tableArn)),
   ];
-  if (secretsKeyArn) statements.push({ Effect: 'Allow', Action: [...TENANT_KMS_ACTIONS], Resource: [secretsKeyArn] });
   return { Version: '2012-10-17', Statement: statements };
 }
 
