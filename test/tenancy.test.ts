@@ -254,18 +254,26 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
   it(`are kept for ${MAX_SESSIONS} organizations at most, the least recently assumed dropped first`, async () => {
     const provider = tenantCredentials({ deployment, own: async () => own, sts: () => sts.sts, now: sts.clock.now });
     const start = sts.clock.now();
-    await actingFor(sessionOf('org_lru_first'), () => provider());
-    await actingFor(sessionOf('org_lru_second'), () => provider());
-    // The first expires and is assumed again: it is now the most recent.
+    const assume = (organizationId: string) => actingFor(sessionOf(organizationId), () => provider());
+    await assume('org_lru_first');
+    // Later, the second and enough others to fill the cache: the first's session expires before theirs.
+    sts.clock.set(start + 3_000_000);
+    await assume('org_lru_second');
+    for (let i = 0; i < MAX_SESSIONS - 2; i++) await assume(`org_lru_${i}`);
+    // Exactly full: every one is still kept, the first too.
+    const full = sts.requests.length;
+    await assume('org_lru_first');
+    expect(sts.requests.length - full, `${MAX_SESSIONS} are kept`).toBe(0);
+    // The first's session is assumed again on its expiry: it is now the most recently assumed.
     sts.clock.set(start + SESSION_SECONDS * 1000);
-    await actingFor(sessionOf('org_lru_first'), () => provider());
-    for (let i = 0; i < MAX_SESSIONS - 2; i++) await actingFor(sessionOf(`org_lru_${i}`), () => provider());
+    await assume('org_lru_first');
+    // One more organization: the least recently assumed, the second, is dropped to make room.
+    await assume('org_lru_new');
     const before = sts.requests.length;
-    await actingFor(sessionOf('org_lru_first'), () => provider());
-    expect(sts.requests.length - before, 'the most recent is kept').toBe(0);
-    await actingFor(sessionOf('org_lru_new'), () => provider());
-    await actingFor(sessionOf('org_lru_second'), () => provider());
-    expect(sts.requests.length - before, 'past the limit the least recent, the second, was dropped').toBe(2);
+    await assume('org_lru_first');
+    expect(sts.requests.length - before, 'the most recently assumed is kept').toBe(0);
+    await assume('org_lru_second');
+    expect(sts.requests.length - before, 'the least recently assumed was dropped').toBe(1);
     sts.clock.set(start);
   });
 
