@@ -10,17 +10,21 @@ import { needsInstall, TOOLING_FOLDERS } from './infra/local/install-tooling.ts'
  * follow in Vitest's own order.
  */
 const SLOWEST_FIRST = [
-  'functions/automations/runs/automation-runs.test.ts',
-  'functions/reports/reports-rebuild.test.ts',
-  'functions/automations/automation-recipes.test.ts',
-  'functions/webhooks/webhooks.test.ts',
-  'functions/reports/demo-reports.test.ts',
+  'functions/audit-log/audit-log.test.ts',
+  'functions/appointments/availability.test.ts',
   'functions/sms/sms.test.ts',
-  'functions/webhooks/webhook-fairness.test.ts',
-  'functions/reports/reports-workload.test.ts',
+  'functions/webhooks/webhooks.test.ts',
+  'test/sync.test.ts',
+  'functions/automations/automation-recipes.test.ts',
+  'functions/automations/runs/automation-runs.test.ts',
   'functions/automations/automation-notify.test.ts',
+  'functions/events/events.test.ts',
+  'functions/leads/lead-upsert.test.ts',
+  'functions/sms/sms-read.test.ts',
+  'functions/reports/reports-rebuild.test.ts',
+  'test/admin.test.ts',
+  'test/readme.test.ts',
   'test/npm-start.test.ts',
-  'functions/webhooks/webhook-pause.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {

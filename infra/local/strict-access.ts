@@ -50,12 +50,34 @@ const ownGrants = new Map<string, OwnTableGrant>([
   ...[...WORKERS, ...SCHEDULED_JOBS].map((worker): [string, OwnTableGrant] => [worker.name, { actions: worker.dynamodb, indexes: worker.indexes, keys: worker.keys }]),
 ]);
 
+/**
+ * Decisions already made, by what decides them: the grant, the action and resource, and each key by the pattern it
+ * matches (`X*` matches every key that begins with X alike, so one key of a kind stands for all). Every call of the
+ * tests is evaluated, most of them alike: the cache keeps the strict mode from costing the suite its time.
+ */
+const decided = new Map<string, boolean>();
+function decide(cacheKey: string, evaluate: () => boolean): boolean {
+  const known = decided.get(cacheKey);
+  if (known !== undefined) return known;
+  if (decided.size >= 100_000) decided.clear();
+  const answer = evaluate();
+  decided.set(cacheKey, answer);
+  return answer;
+}
+
+/** A key as the patterns see it: the first pattern it matches, or the key itself. */
+const kindOf = (key: string, patterns: readonly string[]) => patterns.find((pattern) => (pattern.endsWith('*') ? key.startsWith(pattern.slice(0, -1)) : key === pattern)) ?? `=${key}`;
+const requestKind = ({ action, resource, leadingKeys }: IamRequest, patterns: readonly string[]) => `${action}|${resource}|${leadingKeys.map((key) => kindOf(key, patterns)).join(',')}`;
+const grantKind = (grant: OwnTableGrant & { sharedPartitions?: readonly { keys: string }[] }) =>
+  `${[...grant.actions].sort().join()}|${(grant.indexes ?? []).join()}|${(grant.keys ?? []).join()}|${(grant.sharedPartitions ?? []).map((partition) => partition.keys).join()}`;
+
 /** Why a call a function signs as its own role is refused, or undefined when its role's grant allows it. */
 export function ownRefusal(request: IamRequest, functionId: string, tableArn: string): string | undefined {
   const grant = ownGrants.get(functionId);
   if (!grant) return undefined;
   const policy: PolicyDocument = { Version: '2012-10-17', Statement: [ownTableStatement(grant, tableArn)] };
-  return allows(policy, request, undefined, `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${functionId}Role/function`) ? undefined : `the role of ${functionId} does not allow ${describe(request)} (its keys: ${ownKeysOf(grant).join(', ')})`;
+  const allowed = decide(`own|${tableArn}|${functionId}|${grantKind(grant)}|${requestKind(request, ownKeysOf(grant))}`, () => allows(policy, request, undefined, `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${functionId}Role/function`));
+  return allowed ? undefined : `the role of ${functionId} does not allow ${describe(request)} (its keys: ${ownKeysOf(grant).join(', ')})`;
 }
 
 /** The shared partitions the keyed routes name, as the stack gives them to the tenant-data role. */
@@ -63,8 +85,11 @@ const sharedPartitions = sharedPartitionsOf(routes);
 
 /** Why a tenant call is refused, or undefined when both the role's policy and the session's allow it. */
 export function tenantRefusal(request: IamRequest, session: TenantSession, tableArn: string): string | undefined {
-  if (!allows(tenantDataPolicy(tableArn, sharedPartitions), request, session.organizationId)) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${session.organizationId}`;
-  if (!allows(routeSessionPolicy(session.grant, tableArn, session.organizationId), request, session.organizationId)) return `the session policy of ${session.grantName} does not allow ${describe(request)}`;
+  const { organizationId, grant, grantName } = session;
+  // The organization's own keys are alike to both policies, as are those of each shared partition.
+  const kind = `${tableArn}|${organizationId}|${grantKind(grant)}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`;
+  if (!decide(`role|${kind}`, () => allows(tenantDataPolicy(tableArn, sharedPartitions), request, organizationId))) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${organizationId}`;
+  if (!decide(`session|${kind}`, () => allows(routeSessionPolicy(grant, tableArn, organizationId), request, organizationId))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
   return undefined;
 }
 
