@@ -10,21 +10,28 @@ import { needsInstall, TOOLING_FOLDERS } from './infra/local/install-tooling.ts'
  * follow in Vitest's own order.
  */
 const SLOWEST_FIRST = [
-  'functions/audit-log/audit-log.test.ts',
-  'functions/appointments/availability.test.ts',
+  'functions/automations/automation-recipes.test.ts',
   'functions/sms/sms.test.ts',
   'functions/webhooks/webhooks.test.ts',
-  'test/sync.test.ts',
-  'functions/automations/automation-recipes.test.ts',
+  'functions/audit-log/audit-log.test.ts',
   'functions/automations/runs/automation-runs.test.ts',
-  'functions/automations/automation-notify.test.ts',
-  'functions/events/events.test.ts',
-  'functions/leads/lead-upsert.test.ts',
+  'functions/reports/reports-workload.test.ts',
   'functions/sms/sms-read.test.ts',
-  'functions/reports/reports-rebuild.test.ts',
-  'test/admin.test.ts',
-  'test/readme.test.ts',
   'test/npm-start.test.ts',
+  'functions/reports/reports-rebuild.test.ts',
+  'test/readme.test.ts',
+  'functions/webhooks/webhook-pause.test.ts',
+  'functions/appointments/availability.test.ts',
+  'test/admin.test.ts',
+  'functions/automations/automation-notify.test.ts',
+  'functions/reports/demo-reports.test.ts',
+  'functions/stream/stream-batches.test.ts',
+  'functions/automations/triggers/run-stops.test.ts',
+  'functions/leads/lead-value.test.ts',
+  'functions/events/events.test.ts',
+  'test/generated-requests.test.ts',
+  'functions/leads/lead-upsert.test.ts',
+  'functions/inquiries/call-outcome.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {
