@@ -152,15 +152,15 @@ describe("a keyed request's calls", () => {
     await expect(actingFor(session, () => dynamo.send(put))).rejects.toThrow(/session policy of GetLead does not allow dynamodb:PutItem/);
     await expect(duringRoute({ auth: 'apiKey', operationId: 'getLead' }, () => read(b.organizationId))).rejects.toThrow(/^Access denied \(strict mode, infra\/local\/strict-access.ts\): getLead sent GetItemCommand as its function's own role, which holds no table access/);
     // A public route is a named exception: it signs as its own role, on the keys it names.
-    await expect(duringRoute({ auth: 'none', operationId: 'postOAuthToken' }, () => read(b.organizationId))).resolves.toBeDefined();
+    await expect(duringRoute({ auth: 'none', operationId: 'postOAuthToken' }, () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}`, sk: 'ORGANIZATION' } });
     await expect(duringRoute({ auth: 'none', operationId: 'registerOAuthClient' }, () => read(b.organizationId))).rejects.toThrow(
       /the role of RegisterOAuthClient does not allow dynamodb:GetItem on table\/\S+ with keys \[ORG#org_\w+\] \(its keys: SOURCELIMIT#\*, OAUTHCLIENT#\*\)/,
     );
     // So does a worker, on every organization's keys unless it names others.
     const claim = () => dynamo.send(new GetCommand({ TableName: config.tableName, Key: { pk: 'SMSNUMBER#+61400000000', sk: 'CLAIM' } }));
     await expect(duringWorker('DeliverWebhooks', claim)).rejects.toThrow(/the role of DeliverWebhooks does not allow dynamodb:GetItem .* \(its keys: ORG#\*\)/);
-    await expect(duringWorker('InboundSmsReplies', claim)).resolves.toBeDefined();
-    await expect(duringWorker('DeliverWebhooks', () => read(b.organizationId))).resolves.toBeDefined();
+    await expect(duringWorker('InboundSmsReplies', claim)).resolves.toMatchObject({ $metadata: { httpStatusCode: 200 } });
+    await expect(duringWorker('DeliverWebhooks', () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}`, sk: 'ORGANIZATION' } });
   });
 });
 
