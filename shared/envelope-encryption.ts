@@ -1,6 +1,7 @@
-import type { KeyringNode, NodeCachingMaterialsManager } from '@aws-crypto/client-node';
+import type { KeyringNode, NodeCachingMaterialsManager, NodeMaterialsManager } from '@aws-crypto/client-node';
 import { SECRETS_KEY_VARIABLES } from './sealing-key';
 import { runsInLambda } from './runs-in-lambda';
+import { requestCredentials } from './tenancy/credentials';
 
 /**
  * Tenants' secrets (webhook signing secrets, inbound endpoints' secrets and platform keys) as the table holds them:
@@ -38,6 +39,28 @@ const sdk = () => (loading ??= import('@aws-crypto/client-node').then((loaded) =
 type KmsClients = NonNullable<Parameters<Sdk['buildAwsKmsMrkAwareDiscoveryMultiKeyringNode']>[0]['clientProvider']>;
 
 /**
+ * The KMS clients the keyrings call, one per region, each signing as the container's other clients do
+ * (shared/tenancy/credentials.ts): for the request's organization when one acts, whose session may use the key only
+ * for secrets whose encryption context names that organization; else as the function (a worker, a public route).
+ */
+export const kmsClientsSigningWith = (loaded: Sdk, credentials: typeof requestCredentials = requestCredentials, endpoint?: string): KmsClients =>
+  loaded.cacheClients(loaded.getClient(loaded.KMS, { credentials, ...(endpoint ? { endpoint } : {}) }));
+
+/** A call to the key as KMS receives it deployed: its action and the encryption context IAM's conditions read. */
+export interface KeyUse {
+  action: 'kms:GenerateDataKey' | 'kms:Decrypt';
+  encryptionContext: Record<string, string>;
+}
+const keyUseListeners = new Set<(use: KeyUse) => void>();
+
+/**
+ * Hears each seal and open as the call to the key it makes deployed (or would, past the data key cache): the local
+ * strict mode evaluates it as IAM would (infra/local/strict-access.ts), where the local key makes no call to check.
+ */
+export const onKeyUse = (listener: (use: KeyUse) => void): void => void keyUseListeners.add(listener);
+const keyUse = (use: KeyUse) => keyUseListeners.forEach((listener) => listener(use));
+
+/**
  * How long, and for how many secrets, a container reuses a data key it was handed: the cache is keyed by the
  * encryption context (an item's), so a worker signing a subscription's deliveries opens its secret with one KMS
  * call per 5 minutes, not one per delivery.
@@ -48,9 +71,9 @@ export const DATA_KEY_CACHE = { maxAgeMs: 5 * 60_000, maxMessagesEncrypted: 100,
  * The keyrings the environment names, read once: KMS keyrings deployed (sealing by the key's alias, opening what a key
  * of the account sealed, the IAM policy holding each function to the keys of the secrets' aliases), or a raw AES keyring
  * with the local key. Neither, both, a local key in Lambda or one that is not 32 bytes stops the function loudly, at
- * its first secret. `clientProvider` stands in for KMS in tests: deployed, the SDK makes a client per region.
+ * its first secret. `clientProvider` stands in for KMS in tests: deployed, a client per region signs as `kmsClientsSigningWith`.
  */
-export function keyringsFromEnvironment(loaded: Sdk, env: NodeJS.ProcessEnv = process.env, lambda = runsInLambda(env), clientProvider?: KmsClients): { sealing: KeyringNode; opening: KeyringNode } {
+export function keyringsFromEnvironment(loaded: Sdk, env: NodeJS.ProcessEnv = process.env, lambda = runsInLambda(env), clientProvider: KmsClients = kmsClientsSigningWith(loaded)): { sealing: KeyringNode; opening: KeyringNode } {
   const { KmsKeyringNode, RawAesKeyringNode, RawAesWrappingSuiteIdentifier, buildAwsKmsMrkAwareDiscoveryMultiKeyringNode } = loaded;
   const aliasArn = env[SECRETS_KEY_VARIABLES.deployed];
   const localKey = env[SECRETS_KEY_VARIABLES.local];
@@ -60,8 +83,8 @@ export function keyringsFromEnvironment(loaded: Sdk, env: NodeJS.ProcessEnv = pr
     if (!partition || !region || !account || !/:alias\/./.test(aliasArn)) throw new Error(`${SECRETS_KEY_VARIABLES.deployed} must be a KMS alias ARN (arn:aws:kms:<region>:<account>:alias/<name>), not ${aliasArn}`);
     // Opening asks the key in the function's own region (the alias's): a single-region key's secret is opened where it
     // was sealed, and a multi-region key's (mrk-…) by its replica here, when the region that sealed it is gone.
-    const opening = buildAwsKmsMrkAwareDiscoveryMultiKeyringNode({ regions: [region], discoveryFilter: { accountIDs: [account], partition }, ...(clientProvider ? { clientProvider } : {}) });
-    return { sealing: new KmsKeyringNode({ generatorKeyId: aliasArn, ...(clientProvider ? { clientProvider } : {}) }), opening };
+    const opening = buildAwsKmsMrkAwareDiscoveryMultiKeyringNode({ regions: [region], discoveryFilter: { accountIDs: [account], partition }, clientProvider });
+    return { sealing: new KmsKeyringNode({ generatorKeyId: aliasArn, clientProvider }), opening };
   }
   if (localKey) {
     if (lambda) throw new Error(`${SECRETS_KEY_VARIABLES.local} is refused in Lambda: deployed, secrets are sealed by the KMS key (${SECRETS_KEY_VARIABLES.deployed})`);
@@ -104,6 +127,7 @@ const contextOf = ({ organizationId, itemId, attribute }: SealedFor): Record<str
 /** The secret sealed for its item: only a function granted the key opens it, and only as read from that item. */
 export async function seal(plaintext: string, sealedFor: SealedFor, using: Sealing | Promise<Sealing> = sealing()): Promise<Sealed> {
   const { encrypt, sealing: materials, suiteId } = await using;
+  keyUse({ action: 'kms:GenerateDataKey', encryptionContext: contextOf(sealedFor) });
   const { result } = await encrypt(materials, Buffer.from(plaintext, 'utf8'), { encryptionContext: contextOf(sealedFor), suiteId });
   return new Uint8Array(result);
 }
@@ -116,10 +140,19 @@ export async function open(sealed: Sealed, sealedFor: SealedFor, using: Sealing 
   // A key that cannot be reached throws as it is (the request fails, or the job comes back): only a secret that is
   // not this item's is a wrong one.
   const { decrypt, opening } = await using;
-  const { plaintext, messageHeader } = await decrypt(opening, sealed);
   const expected = contextOf(sealedFor);
-  const found = messageHeader.encryptionContext;
-  if (Object.keys(expected).some((name) => found[name] !== expected[name])) throw new SecretNotOpened(`The secret was sealed for another ${sealedFor.attribute}`);
+  // Checked from the message's header before the key is asked: a session's call to the key holds only for its own
+  // organization's secrets, so one sealed for another must be refused here, as a wrong secret, not by KMS.
+  const forThisItem: NodeMaterialsManager = {
+    getEncryptionMaterials: (request) => opening.getEncryptionMaterials(request),
+    decryptMaterials: (request) => {
+      const found = request.encryptionContext;
+      if (Object.keys(expected).some((name) => found[name] !== expected[name])) throw new SecretNotOpened(`The secret was sealed for another ${sealedFor.attribute}`);
+      keyUse({ action: 'kms:Decrypt', encryptionContext: found });
+      return opening.decryptMaterials(request);
+    },
+  };
+  const { plaintext } = await decrypt(forThisItem, sealed);
   return plaintext.toString('utf8');
 }
 

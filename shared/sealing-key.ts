@@ -1,4 +1,4 @@
-import type { Capability, CapabilityContext } from './routes/route';
+import type { Capability, CapabilityContext, TableLocation } from './routes/route';
 
 /** The environment variables that name the key sealing tenants' secrets: the KMS key's alias deployed, a local AES key otherwise. */
 export const SECRETS_KEY_VARIABLES = { deployed: 'SECRETS_KEY_ALIAS_ARN', local: 'SECRETS_LOCAL_KEY' } as const;
@@ -28,10 +28,13 @@ const aliasArn = (where: CapabilityContext) =>
  * Both whatever the option: what one key sealed is opened after the other seals, and a deploy in the replica's region
  * (made without the option, its own first key beside the replica) opens with the replica.
  */
-const theAliasedKey = (where: CapabilityContext) => ({
+const theAliasedKey = (where: TableLocation) => ({
   resources: [`arn:${where.partition}:kms:${where.region}:${where.account}:key/*`],
   conditions: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias(where.tableName), multiRegionSealingKeyAlias(where.tableName)] } },
 });
+
+/** The encryption context key naming a sealed secret's organization (shared/envelope-encryption.ts binds every secret to it). */
+export const ORGANIZATION_CONTEXT_KEY = 'kms:EncryptionContext:organizationId';
 
 const WILDCARD_REASON = 'The key is named by its alias (the data stack makes it, with no cross-stack reference): the statement holds only for the key that alias names (kms:ResourceAliases), or by the multi-region key beside it.';
 
@@ -51,9 +54,24 @@ export const SECRETS_KEY_USES = [
   { name: 'opensSecrets', sid: 'OpenByTheFunctionsThatOpen', action: 'kms:Decrypt', roleTag: 'SalesPipelineOpensSecrets' },
 ] as const;
 
+/**
+ * The key policy's statements of its uses: each action to the account's principals whose role carries the use's tag
+ * with the table's name (the roles are made after the key, in other stacks, so the policy names them by their tag).
+ * Written once, for the stack's key policy (infra/cdk/key-policies.ts) and the local strict mode's evaluation.
+ */
+export const keyUseStatements = ({ partition, account, tableName }: TableLocation) =>
+  SECRETS_KEY_USES.map(({ sid, action, roleTag }) => ({
+    Sid: sid,
+    Effect: 'Allow' as const,
+    Principal: { AWS: `arn:${partition}:iam::${account}:root` },
+    Action: action,
+    Resource: '*',
+    Condition: { StringEquals: { 'aws:PrincipalAccount': account, [`aws:PrincipalTag/${roleTag}`]: tableName } },
+  }));
+
 /** A capability of one use of the aliased key, with the key's alias (or sam local's key) in the environment and its tag on the role. */
 function aliasedKeyCapability(name: (typeof SECRETS_KEY_USES)[number]['name']): Capability {
-  const { action, roleTag } = SECRETS_KEY_USES.find((use) => use.name === name)!;
+  const { action, roleTag, sid } = SECRETS_KEY_USES.find((use) => use.name === name)!;
   return {
     name,
     reachesOutside: false,
@@ -61,6 +79,12 @@ function aliasedKeyCapability(name: (typeof SECRETS_KEY_USES)[number]['name']): 
     statements: (where) => [{ actions: [action], ...theAliasedKey(where) }],
     wildcardReason: WILDCARD_REASON,
     roleTags: (where) => ({ [roleTag]: where.tableName }),
+    // A keyed route's secrets are its organization's: the session's call to the key holds only where the secret's
+    // encryption context names that organization, so a session of one never opens another's.
+    sessionStatements: (where, organization) => {
+      const { resources, conditions } = theAliasedKey(where);
+      return [{ Sid: `${sid}ForTheOrganization`, Effect: 'Allow', Action: [action], Resource: resources, Condition: { ...conditions, StringEquals: { [ORGANIZATION_CONTEXT_KEY]: organization } } }];
+    },
   };
 }
 

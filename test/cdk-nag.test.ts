@@ -53,7 +53,7 @@ const acknowledgements: Acknowledgement[] = app.node
   );
 
 const statementsOf = (construct: IConstruct) =>
-  resourcesOf(construct, 'AWS::IAM::Policy').flatMap((policy) => policy.properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+  [...resourcesOf(construct, 'AWS::IAM::Policy'), ...resourcesOf(construct, 'AWS::IAM::ManagedPolicy')].flatMap((policy) => policy.properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
 const actions = (statement: { Action: string | string[] }) => [statement.Action].flat().sort();
 /** Every place in the API's templates a resource's logical id (or the nested stacks' parameter for it) is used, by the key holding it. */
 const keysReferencing = (logicalIdPrefix: string) => {
@@ -127,7 +127,10 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
       expect([['kms:Decrypt'], ['kms:GenerateDataKey'], ['kms:Decrypt', 'kms:GenerateDataKey']]).toContainEqual([...new Set(granting.flatMap(actions))].sort());
       for (const statement of granting as { Action: string | string[]; Condition?: unknown }[]) {
         expect(actions(statement).every((action) => action === 'kms:Decrypt' || action === 'kms:GenerateDataKey')).toBe(true);
-        expect(statement.Condition).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias('sales-pipeline'), multiRegionSealingKeyAlias('sales-pipeline')] } });
+        const theAlias = { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias('sales-pipeline'), multiRegionSealingKeyAlias('sales-pipeline')] } };
+        // The tenant-data role's (the one managed policy): for the session's organization's secrets alone.
+        const forTheSession = resourcesOf(construct, 'AWS::IAM::ManagedPolicy').length > 0;
+        expect(statement.Condition).toEqual(forTheSession ? { ...theAlias, StringEquals: { 'kms:EncryptionContext:organizationId': '${aws:PrincipalTag/organizationId}' } } : theAlias);
       }
     },
   },

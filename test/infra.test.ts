@@ -284,11 +284,23 @@ describe('the API stack', () => {
       });
     }
     const [managed] = Object.values(eventsTemplate.findResources('AWS::IAM::ManagedPolicy') as Record<string, Resource>).filter((p) => JSON.stringify(p.Properties.Description ?? '').includes('LeadingKeys'));
-    const [statement, ...shared] = managed!.Properties.PolicyDocument.Statement;
+    const [statement, ...others] = managed!.Properties.PolicyDocument.Statement;
+    const shared = others.filter((s: { Action: string[] }) => [s.Action].flat().every((action) => action.startsWith('dynamodb:')));
     // Beside the organization's keys, the named shared partitions alone, each with its own actions.
     expect(shared.map((s: { Condition: unknown }) => s.Condition)).toEqual(sharedPartitionsOf(routes).map(({ keys }) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys] } })));
     expect(statement.Action).toEqual(TENANT_DATA_ACTIONS.map((action) => `dynamodb:${action}`));
     expect(statement.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORG#${aws:PrincipalTag/organizationId}', 'ORG#${aws:PrincipalTag/organizationId}#*'] } });
+    // And the sealing key, for the secrets whose encryption context names the session's organization alone; the role
+    // carries the tags the key's policy admits its two uses by.
+    const onTheKey = others.filter((s: { Action: string[] }) => !shared.includes(s));
+    expect(onTheKey.flatMap((s: { Action: string[] }) => [s.Action].flat()).sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
+    for (const keyStatement of onTheKey) {
+      expect(keyStatement.Condition).toEqual({
+        'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias('sales-pipeline'), multiRegionSealingKeyAlias('sales-pipeline')] },
+        StringEquals: { 'kms:EncryptionContext:organizationId': '${aws:PrincipalTag/organizationId}' },
+      });
+    }
+    expect(role!.Properties.Tags).toEqual(expect.arrayContaining([{ Key: 'SalesPipelineSealsSecrets', Value: 'sales-pipeline' }, { Key: 'SalesPipelineOpensSecrets', Value: 'sales-pipeline' }]));
   });
 
   it('gives each function a role that writes only its own log group, not the managed basic execution role', () => {
@@ -544,14 +556,28 @@ describe('the data stack', () => {
 
 describe('the key sealing tenants’ secrets', () => {
   type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
-  const everyPolicy = { ...policies, ...(eventsTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>), ...(dataTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>) };
+  const everyPolicy = {
+    ...policies,
+    ...(eventsTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>),
+    ...(eventsTemplate.findResources('AWS::IAM::ManagedPolicy') as Record<string, Resource>),
+    ...(dataTemplate.findResources('AWS::IAM::Policy') as Record<string, Resource>),
+  };
   const everyFunction = { ...functions, ...(eventsTemplate.findResources('AWS::Lambda::Function') as Record<string, Resource>) };
   const kmsStatements = (policy: Resource) => (policy.Properties.PolicyDocument.Statement as Statement[]).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')));
   /** The KMS actions a capability list grants: what the routes and workers declare, not a list of functions. */
   const kmsActionsOf = (capabilities: readonly Capability[] = []) =>
     capabilities.flatMap((capability) => capability.statements({ tableName: 'x', partition: 'aws', region: 'r', account: '1', urlSuffix: 'x', setting: () => undefined })).flatMap((statement) => statement.actions).filter((action) => action.startsWith('kms:')).sort();
+  /**
+   * Who holds each use: a public route's and a worker's function, on its own role; a keyed route's, the tenant-data role
+   * (`TenantData`) its sessions are of, for the organization's secrets alone.
+   */
+  const keyed = routes.filter((route) => !route.aliasOf && route.auth !== 'none');
   const declared = Object.fromEntries(
-    [...routes.filter((route) => !route.aliasOf).map((route) => [routeId(route), kmsActionsOf(route.capabilities)] as const), ...WORKERS.map((worker) => [worker.name, kmsActionsOf(worker.capabilities)] as const)].filter(([, actions]) => actions.length),
+    [
+      ...routes.filter((route) => !route.aliasOf && route.auth === 'none').map((route) => [routeId(route), kmsActionsOf(route.capabilities)] as const),
+      ...WORKERS.map((worker) => [worker.name, kmsActionsOf(worker.capabilities)] as const),
+      ['TenantData', [...new Set(keyed.flatMap((route) => kmsActionsOf(route.capabilities)))].sort()] as const,
+    ].filter(([, actions]) => actions.length),
   );
 
   it('is a customer-managed KMS key with yearly rotation, retained with the table, named by the alias the functions ask for', () => {
@@ -594,32 +620,29 @@ describe('the key sealing tenants’ secrets', () => {
   });
 
   it('is granted to exactly the functions whose routes or workers seal or open a secret: kms:GenerateDataKey to seal, kms:Decrypt to open, and to no other function', () => {
-    expect(declared).toEqual({
-      CreateWebhook: ['kms:Decrypt', 'kms:GenerateDataKey'],
-      RotateWebhookSecret: ['kms:Decrypt', 'kms:GenerateDataKey'],
-      TestWebhook: ['kms:Decrypt'],
-      CreateInboundEndpoint: ['kms:GenerateDataKey'],
-      UpdateInboundEndpoint: ['kms:GenerateDataKey'],
-      RotateInboundEndpoint: ['kms:GenerateDataKey'],
-      ReceiveInbound: ['kms:Decrypt'],
-      DeliverWebhooks: ['kms:Decrypt'],
-    });
+    expect(declared).toEqual({ TenantData: ['kms:Decrypt', 'kms:GenerateDataKey'], ReceiveInbound: ['kms:Decrypt'], DeliverWebhooks: ['kms:Decrypt'] });
+    // The keyed routes that seal or open one, whose functions are told the key's alias but hold no grant on it.
+    const keyedUsers = keyed.filter((route) => kmsActionsOf(route.capabilities).length).map(routeId).sort();
+    expect(keyedUsers).toEqual(['CreateInboundEndpoint', 'CreateWebhook', 'RotateInboundEndpoint', 'RotateWebhookSecret', 'TestWebhook', 'UpdateInboundEndpoint']);
     const granted: Record<string, string[]> = {};
     for (const [policyId, policy] of Object.entries(everyPolicy)) {
       const statements = kmsStatements(policy);
       if (!statements.length) continue;
-      const holder = Object.keys(declared).find((constructId) => policyId.startsWith(`${constructId}Role`)) ?? policyId;
+      const holder = Object.keys(declared).find((constructId) => policyId.startsWith(`${constructId}Role`) || policyId.startsWith(`${constructId}Policy`)) ?? policyId;
       granted[holder] = [...(granted[holder] ?? []), ...statements.flatMap((statement) => [statement.Action].flat())].sort();
       for (const statement of statements) {
         // Any key of the account on condition it is the one the alias names: never another key, never every key.
         expect(JSON.stringify(statement.Resource), policyId).toContain(':key/*');
-        expect(statement.Condition, policyId).toEqual({ 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias('sales-pipeline'), multiRegionSealingKeyAlias('sales-pipeline')] } });
+        const theAlias = { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [sealingKeyAlias('sales-pipeline'), multiRegionSealingKeyAlias('sales-pipeline')] } };
+        // The tenant-data role's, on condition the secret is the session's organization's too.
+        const organizations = holder === 'TenantData' ? { StringEquals: { 'kms:EncryptionContext:organizationId': '${aws:PrincipalTag/organizationId}' } } : {};
+        expect(statement.Condition, policyId).toEqual({ ...theAlias, ...organizations });
       }
     }
     expect(granted).toEqual(declared);
     // The same functions, and only they, are told the key's alias.
-    const told = Object.entries(everyFunction).filter(([, fn]) => SECRETS_KEY_VARIABLES.deployed in (fn.Properties.Environment?.Variables ?? {})).map(([id]) => Object.keys(declared).find((constructId) => id.startsWith(constructId)) ?? id);
-    expect(told.sort()).toEqual(Object.keys(declared).sort());
+    const told = Object.entries(everyFunction).filter(([, fn]) => SECRETS_KEY_VARIABLES.deployed in (fn.Properties.Environment?.Variables ?? {})).map(([id]) => [...Object.keys(declared), ...keyedUsers].find((constructId) => id.startsWith(constructId)) ?? id);
+    expect(told.sort()).toEqual([...Object.keys(declared).filter((holder) => holder !== 'TenantData'), ...keyedUsers].sort());
     expect([sealsSecrets, opensSecrets].map((capability) => capability.reachesOutside)).toEqual([false, false]);
   });
 });

@@ -7,7 +7,9 @@ import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { grantedActions, routeId } from '#shared/routes/route';
-import { ORGANIZATION_TAG, routeSessionPolicy, sharedPartitionsOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
+import { ORGANIZATION_TAG, routeSessionPolicy, sessionGrantOf, sharedPartitionsOf, tableLocationOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
+import { keyringsFromEnvironment, kmsClientsSigningWith, open, seal, SecretNotOpened, sealingWith } from '#shared/envelope-encryption';
+import { keyUseStatements } from '#shared/sealing-key';
 import { SMS_NUMBER_CLAIMS } from '../functions/organization/entity';
 import { actingFor, sessionEvent, type TenantSession } from '#shared/tenancy/session';
 import { metrics } from '#shared/metrics';
@@ -15,10 +17,11 @@ import { METRIC } from '#shared/observability';
 import { isTransientStoreError } from '#shared/store/transient';
 import { MAX_SESSIONS, REFRESH_BEFORE_MS, requestCredentials, SESSION_SECONDS, tenantCredentials, tenantDeploymentOf } from '#shared/tenancy/credentials';
 import { routes } from '../functions/resources';
-import { duringRoute, duringWorker, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
-import { LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
+import { allows, duringRoute, duringWorker, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
+import { keyRequestOf, LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
 import { useTestApi } from './support/api';
 import { startLocalSts } from './support/local-sts';
+import { startLocalKms } from './support/local-kms';
 
 /**
  * The second wall between organizations (docs/decisions/tenancy.md): a keyed route's calls are signed for its
@@ -107,8 +110,7 @@ describe("a route's session policy", () => {
 
   it('fits AssumeRole’s limit for every route (2 048 characters)', () => {
     for (const route of routes) {
-      const grant = { actions: grantedActions(route), indexes: route.indexes, sharedPartitions: route.sharedPartitions };
-      const policy = JSON.stringify(routeSessionPolicy(grant, 'arn:aws:dynamodb:ap-southeast-2:123456789012:table/sales-pipeline', 'org_01M8DQ32GS6439BMGSP0GMXYS2'));
+      const policy = JSON.stringify(routeSessionPolicy(sessionGrantOf(route), 'arn:aws:dynamodb:ap-southeast-2:123456789012:table/sales-pipeline', 'org_01M8DQ32GS6439BMGSP0GMXYS2'));
       expect(policy.length, route.operationId).toBeLessThanOrEqual(2048);
     }
   });
@@ -150,7 +152,7 @@ describe("a keyed request's calls", () => {
     await expect(actingFor(session, () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}` } });
     const put = new PutCommand({ TableName: config.tableName, Item: { pk: `ORG#${b.organizationId}#SCRATCH`, sk: 'X' } });
     await expect(actingFor(session, () => dynamo.send(put))).rejects.toThrow(/session policy of GetLead does not allow dynamodb:PutItem/);
-    await expect(duringRoute({ auth: 'apiKey', operationId: 'getLead' }, () => read(b.organizationId))).rejects.toThrow(/^Access denied \(strict mode, infra\/local\/strict-access.ts\): getLead sent GetItemCommand as its function's own role, which holds no table access/);
+    await expect(duringRoute({ auth: 'apiKey', operationId: 'getLead' }, () => read(b.organizationId))).rejects.toThrow(/^Access denied \(strict mode, infra\/local\/strict-access.ts\): getLead sent GetItemCommand as its function's own role, which holds no table or key access/);
     // A public route is a named exception: it signs as its own role, on the keys it names.
     await expect(duringRoute({ auth: 'none', operationId: 'postOAuthToken' }, () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}`, sk: 'ORGANIZATION' } });
     await expect(duringRoute({ auth: 'none', operationId: 'registerOAuthClient' }, () => read(b.organizationId))).rejects.toThrow(
@@ -161,6 +163,77 @@ describe("a keyed request's calls", () => {
     await expect(duringWorker('DeliverWebhooks', claim)).rejects.toThrow(/the role of DeliverWebhooks does not allow dynamodb:GetItem .* \(its keys: ORG#\*\)/);
     await expect(duringWorker('InboundSmsReplies', claim)).resolves.toMatchObject({ $metadata: { httpStatusCode: 200 } });
     await expect(duringWorker('DeliverWebhooks', () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}`, sk: 'ORGANIZATION' } });
+  });
+});
+
+describe("a keyed request's sealed secrets", () => {
+  const webhook = routes.find((route) => route.operationId === 'createWebhook')!;
+  const test = routes.find((route) => route.operationId === 'testWebhook')!;
+  const sessionFor = (organizationId: string, route = webhook): TenantSession => ({ organizationId, grantName: routeId(route), grant: sessionGrantOf(route) });
+  const secretOf = (organizationId: string) => ({ organizationId, itemId: 'webhook_sealed', attribute: 'secrets' });
+
+  it("are sealed and opened by the request's session only for its own organization (the encryption context names it), and only as its route's grant says", async () => {
+    const a = 'org_01SEALEDFORAAAAAAAAAAAAAAA';
+    const sealed = await actingFor(sessionFor(a), () => seal('whsec_a', secretOf(a)));
+    expect(await actingFor(sessionFor(a, test), () => open(sealed, secretOf(a)))).toBe('whsec_a');
+    // Another organization's secret, one whose id is one character longer, or one character shorter: refused before KMS.
+    for (const other of ['org_01SEALEDFORBBBBBBBBBBBBBBB', `${a}A`, a.slice(0, -1)]) {
+      await expect(actingFor(sessionFor(a), () => seal('whsec_x', secretOf(other)))).rejects.toThrow(
+        new RegExp(`^Access denied \\(strict mode, infra/local/strict-access.ts\\): the tenant-data role's policy does not allow kms:GenerateDataKey on key/local with .*"kms:EncryptionContext:organizationId":"${other}".* for organization ${a}$`),
+      );
+    }
+    // The test route opens and never seals; a route with neither (a lead's read) does neither.
+    await expect(actingFor(sessionFor(a, test), () => seal('whsec_a', secretOf(a)))).rejects.toThrow(/the session policy of TestWebhook does not allow kms:GenerateDataKey/);
+    const getLead = routes.find((route) => route.operationId === 'getLead')!;
+    await expect(actingFor(sessionFor(a, getLead), () => open(sealed, secretOf(a)))).rejects.toThrow(/the session policy of GetLead does not allow kms:Decrypt/);
+    // A keyed route's call to the key made as no organization: its own role holds none.
+    await expect(duringRoute(webhook, () => seal('whsec_a', secretOf(a)))).rejects.toThrow(/createWebhook sent kms:GenerateDataKey as its function's own role, which holds no table or key access/);
+  });
+
+  it("are opened by a worker and a public route as their own role, which holds the key's use they name, and by no other", async () => {
+    const a = 'org_01SEALEDFORAAAAAAAAAAAAAAA';
+    const sealed = await actingFor(sessionFor(a), () => seal('whsec_a', secretOf(a)));
+    expect(await duringWorker('DeliverWebhooks', () => open(sealed, secretOf(a)))).toBe('whsec_a');
+    expect(await duringRoute({ auth: 'none', operationId: 'receiveInbound' }, () => open(sealed, secretOf(a)))).toBe('whsec_a');
+    await expect(duringWorker('DeliverWebhooks', () => seal('whsec_a', secretOf(a)))).rejects.toThrow(/the role of DeliverWebhooks does not allow kms:GenerateDataKey/);
+    await expect(duringWorker('InboundSmsReplies', () => open(sealed, secretOf(a)))).rejects.toThrow(/the role of InboundSmsReplies does not allow kms:Decrypt/);
+  });
+
+  it("are allowed by the key's own policy only to a role tagged for the use: the tenant-data role carries both tags", () => {
+    const request = keyRequestOf({ action: 'kms:Decrypt', encryptionContext: { organizationId: 'org_a' } }, 'sales-pipeline');
+    const everything: PolicyDocument = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: ['kms:*'], Resource: ['*'] }] };
+    const keyPolicy = { Version: '2012-10-17', Statement: keyUseStatements(tableLocationOf(TABLE)) };
+    const asRole = (tags: Record<string, string>) => allows(request, { identity: everything, principal: tenantPrincipal('org_a'), tags, resourcePolicy: keyPolicy });
+    expect(asRole({ SalesPipelineOpensSecrets: 'sales-pipeline' })).toBe(true);
+    expect(asRole({ SalesPipelineOpensSecrets: 'sales-pipeline-2' })).toBe(false);
+    expect(asRole({ SalesPipelineSealsSecrets: 'sales-pipeline' })).toBe(false);
+    expect(asRole({})).toBe(false);
+  });
+
+  it('are asked of KMS signed for the organization by its session, and as the function with none; the context KMS sees names the organization', async () => {
+    const sts = await startLocalSts();
+    const kms = await startLocalKms();
+    try {
+      const sdk = await import('@aws-crypto/client-node');
+      const provider = tenantCredentials({ deployment: { roleArn: `arn:aws:iam::${LOCAL_ACCOUNT}:role/TenantData`, tableArn: TABLE }, own: async () => ({ accessKeyId: 'OWN', secretAccessKey: 'own' }), sts: () => sts.sts, now: sts.clock.now });
+      const deployed = () =>
+        sealingWith(sdk, keyringsFromEnvironment(sdk, { SECRETS_KEY_ALIAS_ARN: `arn:aws:kms:us-east-1:${LOCAL_ACCOUNT}:alias/sales-pipeline-secrets` }, true, kmsClientsSigningWith(sdk, provider, kms.endpoint)));
+      const a = 'org_01KMSSIGNEDAAAAAAAAAAAAAAA';
+      const sealed = await actingFor(sessionFor(a), () => seal('whsec_a', secretOf(a), deployed()));
+      expect(await actingFor(sessionFor(a, test), () => open(sealed, secretOf(a), deployed()))).toBe('whsec_a');
+      expect(await open(sealed, secretOf(a), deployed())).toBe('whsec_a');
+      expect(kms.calls.map(({ action, signer, organizationId }) => [action, signer.startsWith('ASIA') ? 'session' : signer, organizationId])).toEqual([
+        ['GenerateDataKey', 'session', a],
+        ['Decrypt', 'session', a],
+        ['Decrypt', 'OWN', a],
+      ]);
+      expect(kms.calls[0]!.signer).not.toBe(kms.calls[1]!.signer);
+      // Another organization's secret is refused from its header: KMS is not asked.
+      await expect(actingFor(sessionFor('org_01KMSSIGNEDBBBBBBBBBBBBBBB', test), () => open(sealed, secretOf('org_01KMSSIGNEDBBBBBBBBBBBBBBB'), deployed()))).rejects.toBeInstanceOf(SecretNotOpened);
+      expect(kms.calls).toHaveLength(3);
+    } finally {
+      await Promise.all([sts.stop(), kms.stop()]);
+    }
   });
 });
 

@@ -7,6 +7,8 @@ import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
 import { useTestApi } from '../../test/support/api';
 import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
 import { OAUTH_SECRET_ENTITY } from './entity';
+import { findSecret, principalOf } from './secrets';
+import { recordAwsCalls } from '../../infra/local/strict-access';
 
 /**
  * What the token endpoint keeps and refuses beyond a well-behaved client's path: a code or refresh token it never
@@ -132,5 +134,38 @@ describe('the grants listed', () => {
     expect(listed.map((grant) => grant.clientId)).toEqual([newer.clientId, older!.clientId]);
     await revokeApiKey(organizationId, other.keyId);
     expect((await grantsOf(apiKey)).map((grant) => grant.id)).toEqual([older!.id]);
+  });
+});
+
+describe('a stored secret, found by its value', () => {
+  it('is found by a value of its kind alone: a value of another kind (a refresh token as an access token) is refused with no read', async () => {
+    const { exchange } = await issued();
+    const { access_token: accessToken, refresh_token: refreshToken } = (await token(exchange)).body as { access_token: string; refresh_token: string };
+    let found: Awaited<ReturnType<typeof findSecret>>;
+    // This test's own reads: not those of the workers running beside it (each made by a function).
+    const readsOf = async (find: () => Promise<void>) => (await recordAwsCalls(find)).filter((call) => !call.functionId).flatMap((call) => call.requests.map((request) => request.action));
+    expect(await readsOf(async () => void (found = await findSecret(accessToken, 'access')))).toEqual(['dynamodb:Query']);
+    expect(found).toMatchObject({ kind: 'access' });
+    expect(await readsOf(async () => void (found = await findSecret(refreshToken, 'access')))).toEqual([]);
+    expect(found).toBeUndefined();
+    expect(await findSecret(refreshToken, 'refresh')).toMatchObject({ kind: 'refresh' });
+  });
+});
+
+describe("a grant's last use", () => {
+  it('is recorded at its first use, then again only once a minute has passed: not at 60 s, at 60.001 s', async () => {
+    const { exchange, apiKey } = await issued();
+    const { access_token: accessToken } = (await token(exchange)).body as { access_token: string };
+    const secret = (await findSecret(accessToken, 'access'))!;
+    const lastUsed = async () => ((await api.as(apiKey).get('/v1/oauth/grants')).body.grants as { lastUsedAt: string | null }[])[0]!.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    // Ten minutes into the access token's hour.
+    const first = Date.parse(secret.expiresAt) - 50 * 60_000;
+    expect(await principalOf(secret, first)).toMatchObject({ grantId: secret.grantId });
+    expect(await lastUsed()).toBe(new Date(first).toISOString());
+    await principalOf(secret, first + 60_000);
+    expect(await lastUsed()).toBe(new Date(first).toISOString());
+    await principalOf(secret, first + 60_001);
+    expect(await lastUsed()).toBe(new Date(first + 60_001).toISOString());
   });
 });

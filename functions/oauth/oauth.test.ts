@@ -8,7 +8,6 @@ import { useTestApi } from '../../test/support/api';
 import { requestWithHost } from '../../test/support/host-header';
 import { clientDocumentHost, consent, LOOPBACK_REDIRECT, MemoryProvider, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
 import { clientDocumentHosts } from './settings';
-import { forgetClientDocuments } from './clients';
 
 const api = useTestApi({ events: true, clock: 'manual' });
 
@@ -49,17 +48,20 @@ describe('discovery', () => {
 
   it('serves the authorization server metadata at RFC 8414’s path and OpenID’s: code with PKCE S256, public clients, registration, client ID metadata documents, iss', async () => {
     const [oauth, openid] = await Promise.all([api.anonymous.get('/.well-known/oauth-authorization-server'), api.anonymous.get('/.well-known/openid-configuration')]);
-    expect(oauth.body).toMatchObject({
+    expect(oauth.body).toEqual({
       issuer: api.url,
       authorization_endpoint: `${api.url}/oauth/authorize`,
       token_endpoint: `${api.url}/oauth/token`,
       registration_endpoint: `${api.url}/oauth/register`,
+      scopes_supported: ['read', 'write', 'full'],
       response_types_supported: ['code'],
+      response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
+      service_documentation: `${api.url}/docs`,
     });
     expect(openid.body).toEqual(oauth.body);
   });

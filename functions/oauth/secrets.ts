@@ -1,5 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -55,11 +54,14 @@ export interface StoredSecret {
   redirectUri?: string;
 }
 
-/** The stored secret a value names, whatever its state (expired, used), or undefined when none is stored or it is of another kind. */
+/**
+ * The stored secret a value names, whatever its state (expired, used), or undefined when none is stored or it is of
+ * another kind: a value's prefix says its kind (the stored item found by its hash is of that kind), so a value of another
+ * kind is refused with no read.
+ */
 export async function findSecret(value: string, kind: SecretKind): Promise<StoredSecret | undefined> {
   if (secretKindOf(value) !== kind) return undefined;
-  const item = (await itemAtGsi1(oauthKeys.secretByHash(hashToken(value)))) as StoredSecret | undefined;
-  return item?.kind === kind ? item : undefined;
+  return (await itemAtGsi1(oauthKeys.secretByHash(hashToken(value)))) as StoredSecret | undefined;
 }
 
 export const hasExpired = (secret: Pick<StoredSecret, 'expiresAt'>, at = clock.now()) => Date.parse(secret.expiresAt) <= at;
@@ -76,22 +78,17 @@ export interface OAuthPrincipal {
 
 const LAST_USED_PRECISION_MS = 60_000;
 
-/** Records that a grant was just used, at most once a minute (a conditional write that does nothing otherwise). */
-async function touchGrant(organizationId: string, grantId: string, at: number): Promise<void> {
-  await dynamo
-    .send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: oauthKeys.grant(organizationId, grantId),
-        UpdateExpression: 'SET lastUsedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
-        ExpressionAttributeValues: { ':now': new Date(at).toISOString(), ':staleBefore': new Date(at - LAST_USED_PRECISION_MS).toISOString() },
-      }),
-    )
-    .catch((error: unknown) => {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    });
-}
+/** Records that a grant was just used, at most once a minute (a conditional write, refused when it was recorded less than a minute ago). */
+const touchGrant = (organizationId: string, grantId: string, at: number) =>
+  dynamo.send(
+    new UpdateCommand({
+      TableName: config.tableName,
+      Key: oauthKeys.grant(organizationId, grantId),
+      UpdateExpression: 'SET lastUsedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :staleBefore)',
+      ExpressionAttributeValues: { ':now': new Date(at).toISOString(), ':staleBefore': new Date(at - LAST_USED_PRECISION_MS).toISOString() },
+    }),
+  );
 
 /**
  * The principal of an access token or an MCP token that is live: not expired, its grant not revoked, and the key that
@@ -104,6 +101,7 @@ export async function principalOf(secret: StoredSecret, at = clock.now()): Promi
     findApiKey(secret.organizationId, secret.keyId),
   ]);
   if (!grant || !key || !isActive(key, new Date(at))) return undefined;
+  // Refused as recent, or failed: when a grant was last used is no reason to refuse its use.
   await touchGrant(secret.organizationId, secret.grantId, at).catch(() => undefined);
   return {
     organizationId: secret.organizationId,

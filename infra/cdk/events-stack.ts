@@ -5,7 +5,6 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { CHANNELS, routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
@@ -15,7 +14,8 @@ import { ServiceFunction } from './service-function';
 import { streamArnParameterName } from './data-stack';
 import { alarmOnErrors, alarmOnLate, alarmOnMissing, alarmOnWaiting, makeChannels } from './events/channels';
 import { TenantDataRole } from './tenant-data-role';
-import { sharedPartitionsOf } from '#shared/tenancy/policies';
+import { sessionCapabilitiesOf, sharedPartitionsOf } from '#shared/tenancy/policies';
+import { capabilityContext } from './capabilities';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { addWorker, type WorkerWiring } from './events/workers';
@@ -62,7 +62,7 @@ export class EventsStack extends Stack {
     const wiring: WorkerWiring = { table, options, channels, defaults, alarms, watched: [] };
     for (const worker of workers) this.workers.set(worker.name, addWorker(this, worker, wiring));
     // Made here, deployed before the API stack, which finds it by name (tenantDataAccessIn).
-    this.tenantData = new TenantDataRole(this, 'TenantData', { table, tableName: options.tableName, sharedPartitions: sharedPartitionsOf(routes) });
+    this.tenantData = new TenantDataRole(this, 'TenantData', { table, where: capabilityContext(this, options), sharedPartitions: sharedPartitionsOf(routes), capabilities: sessionCapabilitiesOf(routes) });
     this.scheduled = this.addScheduledJobs(defaults, alarms);
     for (const channel of channels.queues.values()) wiring.watched.push({ queue: channel.deadLetters, ...channel.deadLettersAlarm });
     for (const { queue, id, what } of wiring.watched) alarmOnWaiting(this, queue, id, what, alarms);

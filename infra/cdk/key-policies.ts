@@ -1,6 +1,6 @@
 import { AccountRootPrincipal, Effect, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Stack } from 'aws-cdk-lib';
-import { SECRETS_KEY_USES } from '#shared/sealing-key';
+import { keyUseStatements } from '#shared/sealing-key';
 
 /**
  * What administering a key takes, and nothing that uses it: no kms:Decrypt, Encrypt, GenerateDataKey or ReEncrypt, and
@@ -33,17 +33,7 @@ export function secretsKeyPolicy(stack: Stack, tableName: string): PolicyDocumen
   return new PolicyDocument({
     statements: [
       keyAdministration(stack),
-      ...SECRETS_KEY_USES.map(
-        ({ sid, action, roleTag }) =>
-          new PolicyStatement({
-            sid,
-            effect: Effect.ALLOW,
-            principals: [new AccountRootPrincipal()],
-            actions: [action],
-            resources: ['*'],
-            conditions: { StringEquals: { 'aws:PrincipalAccount': stack.account, [`aws:PrincipalTag/${roleTag}`]: tableName } },
-          }),
-      ),
+      ...keyUseStatements({ partition: stack.partition, account: stack.account, region: stack.region, tableName }).map((statement) => PolicyStatement.fromJson(statement)),
     ],
   });
 }

@@ -1,10 +1,12 @@
 import { Stack, Tags } from 'aws-cdk-lib';
+import { acknowledgeWildcards, sessionResourcesForFindings } from './capabilities';
 import { AccountRootPrincipal, ManagedPolicy, PolicyDocument, PolicyStatement, Role, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { ORGANIZATION_TAG, tenantDataPolicy, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
+import { ORGANIZATION_TAG, tenantCapabilityStatements, tenantDataPolicy, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
 import type { SharedPartition } from '#shared/table';
+import type { Capability, CapabilityContext } from '#shared/routes/route';
 
 /** The tag a function's role carries when it may assume the tenant-data role; the trust policy asks for it. */
 export const TENANT_ACCESS_TAG = { key: 'sales-pipeline:tenant-access', value: 'route' } as const;
@@ -45,20 +47,27 @@ export class TenantDataRole extends Construct {
   readonly role: Role;
   readonly access: TenantDataAccess;
 
-  constructor(scope: Construct, id: string, { table, tableName, sharedPartitions }: { table: ITableV2; tableName: string; sharedPartitions: readonly SharedPartition[] }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { table, where, sharedPartitions, capabilities }: { table: ITableV2; where: CapabilityContext; sharedPartitions: readonly SharedPartition[]; capabilities: readonly Capability[] },
+  ) {
     super(scope, id);
     const policy = new ManagedPolicy(this, 'Policy', {
-      description: "Route actions on the keys of the session's organization alone (dynamodb:LeadingKeys)",
-      document: PolicyDocument.fromJson(tenantDataPolicy(table.tableArn, sharedPartitions)),
+      description: "Route actions on the keys of the session's organization alone (dynamodb:LeadingKeys), and its sealed secrets alone (kms:EncryptionContext)",
+      document: PolicyDocument.fromJson(tenantDataPolicy(table.tableArn, sharedPartitions, tenantCapabilityStatements(capabilities, where))),
     });
+    for (const capability of capabilities) acknowledgeWildcards(policy, capability, sessionResourcesForFindings(capability, where, Stack.of(this)));
     this.role = new Role(this, 'Role', {
-      roleName: tenantDataRoleName(tableName),
+      roleName: tenantDataRoleName(where.tableName),
       description: "Assumed by each keyed route's function for one organization at a time, tagged with it",
       assumedBy: new AccountRootPrincipal().withConditions(ADMITTED),
       managedPolicies: [policy],
     });
     // The session tag needs sts:TagSession beside sts:AssumeRole, with the same conditions.
     this.role.assumeRolePolicy!.addStatements(new PolicyStatement({ actions: ['sts:TagSession'], principals: [new AccountRootPrincipal()], conditions: ADMITTED }));
+    // The tags a resource's own policy admits a capability's callers by (the sealing key's): the sessions make those calls.
+    for (const capability of capabilities) for (const [key, value] of Object.entries(capability.roleTags?.(where) ?? {})) Tags.of(this.role).add(key, value);
     this.access = { roleArn: this.role.roleArn, tableArn: table.tableArn };
   }
 }

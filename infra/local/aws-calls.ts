@@ -1,4 +1,6 @@
 import { TABLE_KEYS, TABLE_INDEXES } from '#shared/table';
+import type { KeyUse } from '#shared/envelope-encryption';
+import { ORGANIZATION_CONTEXT_KEY, sealingKeyAlias } from '#shared/sealing-key';
 
 /**
  * What IAM authorizes of one DynamoDB call, as AWS would see it: one request per item of a batch or a transaction
@@ -7,16 +9,31 @@ import { TABLE_KEYS, TABLE_INDEXES } from '#shared/table';
  * before a call is sent (./strict-access.ts) and the tests record them for the policy simulation.
  */
 export interface IamRequest {
-  /** `dynamodb:GetItem`, … */
+  /** `dynamodb:GetItem`, `kms:Decrypt`, … */
   action: string;
   resource: string;
+  /** `dynamodb:LeadingKeys` (none for a call to the key). */
   leadingKeys: string[];
+  /** The other condition keys IAM reads of it: a call to the key's alias and encryption context. */
+  context?: Record<string, string | string[]>;
 }
 
 /** Where the local table would be: an ARN of the same shape as the deployed one, for the policies to name. */
 export const LOCAL_ACCOUNT = '000000000000';
 export const LOCAL_REGION = 'us-east-1';
 export const localTableArn = (tableName: string) => `arn:aws:dynamodb:${LOCAL_REGION}:${LOCAL_ACCOUNT}:table/${tableName}`;
+
+/**
+ * What IAM authorizes of a call to the key sealing secrets (the local key makes none; deployed, KMS is asked): the key,
+ * found by the table's alias, and the secret's organization as its encryption context names it, which is all the
+ * policies' conditions read (not the item or attribute, so alike calls are evaluated once).
+ */
+export const keyRequestOf = ({ action, encryptionContext }: KeyUse, tableName: string): IamRequest => ({
+  action,
+  resource: `arn:aws:kms:${LOCAL_REGION}:${LOCAL_ACCOUNT}:key/local`,
+  leadingKeys: [],
+  context: { 'kms:ResourceAliases': [sealingKeyAlias(tableName)], [ORGANIZATION_CONTEXT_KEY]: encryptionContext.organizationId ?? '' },
+});
 
 type Value = string | { S?: string } | undefined;
 type Item = Record<string, Value>;

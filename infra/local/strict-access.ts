@@ -3,10 +3,16 @@ import { runUnsafeSimulation, type Simulation } from '@cloud-copilot/iam-simulat
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { grantedActions, routeId, type RouteDefinition } from '#shared/routes/route';
-import { ORGANIZATION_TAG, ownKeysOf, ownTableStatement, routeSessionPolicy, sharedPartitionsOf, tenantDataPolicy, type OwnTableGrant, type PolicyDocument } from '#shared/tenancy/policies';
+import { onKeyUse } from '#shared/envelope-encryption';
+import { keyUseStatements } from '#shared/sealing-key';
+import type { Capability, CapabilityContext } from '#shared/routes/route';
+import {
+  ORGANIZATION_TAG, ownKeysOf, ownTableStatement, routeSessionPolicy, sessionCapabilitiesOf, sharedPartitionsOf, tableLocationOf, tenantCapabilityStatements, tenantDataPolicy,
+  type OwnTableGrant, type PolicyDocument, type PolicyStatement,
+} from '#shared/tenancy/policies';
 import { currentSession, type TenantSession } from '#shared/tenancy/session';
 import { routes, SCHEDULED_JOBS, WORKERS } from '../../functions/resources';
-import { iamRequestsOf, LOCAL_ACCOUNT, localTableArn, type IamRequest } from './aws-calls';
+import { iamRequestsOf, keyRequestOf, LOCAL_ACCOUNT, localTableArn, type IamRequest } from './aws-calls';
 
 /**
  * The strict mode of `npm start` and the tests: DynamoDB Local checks no policy, so before each call is sent it is
@@ -28,27 +34,67 @@ export class AccessDeniedLocally extends Error {
 /** The session a tenant call is signed with, as its ARN would read. */
 export const tenantPrincipal = (organizationId: string) => `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/TenantData/${organizationId}`;
 
-/** Whether `policy` allows `request`, for a session tagged with `organizationId` when given (one identity policy alone). */
-export function allows(policy: PolicyDocument, request: IamRequest, organizationId?: string, principal = tenantPrincipal(organizationId ?? 'none')): boolean {
+/** Who makes a call, and what is asked of it beside the request: the policies IAM evaluates together. */
+export interface Evaluation {
+  /** The identity policy (one: a role's policy, or a session policy, each evaluated alone). */
+  identity: PolicyDocument;
+  principal: string;
+  /** The principal's tags: the session's organization, the role's tags a key policy admits it by. */
+  tags?: Record<string, string>;
+  /** The resource's own policy: the sealing key's, for a call to the key. */
+  resourcePolicy?: unknown;
+}
+
+/** Whether IAM allows `request` to `principal` with `identity` (and the resource's policy, when it has one). */
+export function allows(request: IamRequest, { identity, principal, tags = {}, resourcePolicy }: Evaluation): boolean {
   const simulation: Simulation = {
     request: {
       principal,
       action: request.action,
       resource: { resource: request.resource, accountId: LOCAL_ACCOUNT },
-      contextVariables: { 'dynamodb:LeadingKeys': request.leadingKeys, ...(organizationId ? { [`aws:PrincipalTag/${ORGANIZATION_TAG}`]: organizationId } : {}) },
+      // What IAM gives every request (the unvalidated entry point derives none of it from the principal).
+      contextVariables: { 'aws:PrincipalAccount': LOCAL_ACCOUNT, 'dynamodb:LeadingKeys': request.leadingKeys, ...request.context, ...Object.fromEntries(Object.entries(tags).map(([key, value]) => [`aws:PrincipalTag/${key}`, value])) },
     },
-    identityPolicies: [{ name: 'policy', policy }],
+    identityPolicies: [{ name: 'policy', policy: identity }],
     serviceControlPolicies: [],
     resourceControlPolicies: [],
+    // Named, as a validated policy: the unvalidated entry point loads a resource policy without a name, then reads it.
+    ...(resourcePolicy ? { resourcePolicy: { __validated: true, policyDocument: resourcePolicy, metadata: { name: 'resource policy' }, errors: [] } } : {}),
   };
+  // The unvalidated entry point: the validated one drops kms:EncryptionContext keys from the context (0.1.173).
   return runUnsafeSimulation(simulation, {}) === 'Allowed';
 }
 
+/** The sealing key's own policy, as the data stack makes it (its administration aside), for a call to the key. */
+const keyPolicyFor = (request: IamRequest, tableArn: string) =>
+  request.action.startsWith('kms:') ? { Version: '2012-10-17', Statement: keyUseStatements(tableLocationOf(tableArn)) } : undefined;
+
+/** The tags capabilities put on a role (the sealing key's uses), as the stack puts them. */
+const roleTagsOf = (capabilities: readonly Capability[], tableArn: string): Record<string, string> =>
+  Object.assign({}, ...capabilities.map((capability) => capability.roleTags?.(localPlace(tableArn)) ?? {}));
+
+/** What a function that signs as itself is granted: on the table, and by its capabilities (a call to the sealing key). */
+type OwnGrant = OwnTableGrant & { capabilities?: readonly Capability[] };
+
 /** The own grants of the functions that sign as themselves, by construct id: public routes, workers and scheduled jobs. */
-const ownGrants = new Map<string, OwnTableGrant>([
-  ...routes.filter((route) => route.auth === 'none').map((route): [string, OwnTableGrant] => [routeId(route), { actions: grantedActions(route), indexes: route.indexes, keys: route.ownKeys }]),
-  ...[...WORKERS, ...SCHEDULED_JOBS].map((worker): [string, OwnTableGrant] => [worker.name, { actions: worker.dynamodb, indexes: worker.indexes, keys: worker.keys }]),
+const ownGrants = new Map<string, OwnGrant>([
+  ...routes.filter((route) => route.auth === 'none').map((route): [string, OwnGrant] => [routeId(route), { actions: grantedActions(route), indexes: route.indexes, keys: route.ownKeys, capabilities: route.capabilities }]),
+  ...[...WORKERS, ...SCHEDULED_JOBS].map((worker): [string, OwnGrant] => [worker.name, { actions: worker.dynamodb, indexes: worker.indexes, keys: worker.keys, capabilities: 'capabilities' in worker ? worker.capabilities : undefined }]),
 ]);
+
+/** Where the local table is, as a capability reads it (no deployment option set). */
+const localPlace = (tableArn: string): CapabilityContext => ({ ...tableLocationOf(tableArn), urlSuffix: 'amazonaws.com', setting: () => undefined });
+
+/** A function's own role's policy, as the stack grants it: its table statement and its capabilities' statements. */
+const ownPolicyOf = (grant: OwnGrant, tableArn: string): PolicyDocument => ({
+  Version: '2012-10-17',
+  Statement: [
+    ownTableStatement(grant, tableArn),
+    ...(grant.capabilities ?? []).flatMap((capability) =>
+      capability.statements(localPlace(tableArn)).map(({ actions, resources, conditions }): PolicyStatement => ({ Effect: 'Allow', Action: actions, Resource: resources, ...(conditions ? { Condition: conditions } : {}) })),
+    ),
+  ],
+});
 
 /**
  * Decisions already made, by what decides them: the grant, the action and resource, and each key by the pattern it
@@ -67,33 +113,40 @@ function decide(cacheKey: string, evaluate: () => boolean): boolean {
 
 /** A key as the patterns see it: the first pattern it matches, or the key itself. */
 const kindOf = (key: string, patterns: readonly string[]) => patterns.find((pattern) => (pattern.endsWith('*') ? key.startsWith(pattern.slice(0, -1)) : key === pattern)) ?? `=${key}`;
-const requestKind = ({ action, resource, leadingKeys }: IamRequest, patterns: readonly string[]) => `${action}|${resource}|${leadingKeys.map((key) => kindOf(key, patterns)).join(',')}`;
-const grantKind = (grant: OwnTableGrant & { sharedPartitions?: readonly { keys: string }[] }) =>
-  `${[...grant.actions].sort().join()}|${(grant.indexes ?? []).join()}|${(grant.keys ?? []).join()}|${(grant.sharedPartitions ?? []).map((partition) => partition.keys).join()}`;
+const requestKind = ({ action, resource, leadingKeys, context }: IamRequest, patterns: readonly string[]) =>
+  `${action}|${resource}|${leadingKeys.map((key) => kindOf(key, patterns)).join(',')}|${JSON.stringify(context ?? {})}`;
+const grantKind = (grant: OwnGrant & { sharedPartitions?: readonly { keys: string }[] }) =>
+  `${[...grant.actions].sort().join()}|${(grant.indexes ?? []).join()}|${(grant.keys ?? []).join()}|${(grant.sharedPartitions ?? []).map((partition) => partition.keys).join()}|${(grant.capabilities ?? []).map((capability) => capability.name).join()}`;
 
 /** Why a call a function signs as its own role is refused, or undefined when its role's grant allows it. */
 export function ownRefusal(request: IamRequest, functionId: string, tableArn: string): string | undefined {
   const grant = ownGrants.get(functionId);
   if (!grant) return undefined;
-  const policy: PolicyDocument = { Version: '2012-10-17', Statement: [ownTableStatement(grant, tableArn)] };
-  const allowed = decide(`own|${tableArn}|${functionId}|${grantKind(grant)}|${requestKind(request, ownKeysOf(grant))}`, () => allows(policy, request, undefined, `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${functionId}Role/function`));
+  const policy = ownPolicyOf(grant, tableArn);
+  const allowed = decide(`own|${tableArn}|${functionId}|${grantKind(grant)}|${requestKind(request, ownKeysOf(grant))}`, () =>
+    allows(request, { identity: policy, principal: `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${functionId}Role/function`, tags: roleTagsOf(grant.capabilities ?? [], tableArn), resourcePolicy: keyPolicyFor(request, tableArn) }),
+  );
   return allowed ? undefined : `the role of ${functionId} does not allow ${describe(request)} (its keys: ${ownKeysOf(grant).join(', ')})`;
 }
 
-/** The shared partitions the keyed routes name, as the stack gives them to the tenant-data role. */
+/** The shared partitions and the capabilities of the keyed routes, as the stack gives them to the tenant-data role. */
 const sharedPartitions = sharedPartitionsOf(routes);
+const sessionCapabilities = sessionCapabilitiesOf(routes);
 
 /** Why a tenant call is refused, or undefined when both the role's policy and the session's allow it. */
 export function tenantRefusal(request: IamRequest, session: TenantSession, tableArn: string): string | undefined {
   const { organizationId, grant, grantName } = session;
   // The organization's own keys are alike to both policies, as are those of each shared partition.
   const kind = `${tableArn}|${organizationId}|${grantKind(grant)}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`;
-  if (!decide(`role|${kind}`, () => allows(tenantDataPolicy(tableArn, sharedPartitions), request, organizationId))) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${organizationId}`;
-  if (!decide(`session|${kind}`, () => allows(routeSessionPolicy(grant, tableArn, organizationId), request, organizationId))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
+  const asTheSession = { principal: tenantPrincipal(organizationId), tags: { ...roleTagsOf(sessionCapabilities, tableArn), [ORGANIZATION_TAG]: organizationId }, resourcePolicy: keyPolicyFor(request, tableArn) };
+  const rolePolicy = () => tenantDataPolicy(tableArn, sharedPartitions, tenantCapabilityStatements(sessionCapabilities, tableLocationOf(tableArn)));
+  if (!decide(`role|${kind}`, () => allows(request, { identity: rolePolicy(), ...asTheSession }))) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${organizationId}`;
+  if (!decide(`session|${kind}`, () => allows(request, { identity: routeSessionPolicy(grant, tableArn, organizationId), ...asTheSession }))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
   return undefined;
 }
 
-const describe = ({ action, resource, leadingKeys }: IamRequest) => `${action} on ${resource.replace(/^.*:table\//, 'table/')} with keys [${leadingKeys.join(', ')}]`;
+const describe = ({ action, resource, leadingKeys, context }: IamRequest) =>
+  context ? `${action} on ${resource.replace(/^.*:key\//, 'key/')} with ${JSON.stringify(context)}` : `${action} on ${resource.replace(/^.*:table\//, 'table/')} with keys [${leadingKeys.join(', ')}]`;
 
 /** One AWS call as recorded for the policy simulation: who made it, as whom, and what IAM authorizes of it. */
 export interface RecordedCall {
@@ -141,27 +194,27 @@ export function installStrictAccess(env: NodeJS.ProcessEnv = process.env): void 
   installed = true;
   const strict = env.STRICT_ACCESS !== 'off';
   const tableArnOf = (tableName: string) => localTableArn(tableName || config.tableName);
+  /** Records a call's requests, and in the strict mode refuses it as IAM would deployed. */
+  const check = (what: string, requests: IamRequest[]) => {
+    const session = currentSession();
+    const invoked = running.getStore();
+    for (const recorded of recorders) recorded.push({ functionId: invoked?.functionId, route: invoked?.route, session, requests });
+    if (!strict) return;
+    const refusal = session
+      ? requests.map((request) => tenantRefusal(request, session, tableArnOf(''))).find(Boolean)
+      : invoked && !invoked.keyed
+        ? requests.map((request) => ownRefusal(request, invoked.functionId, tableArnOf(''))).find(Boolean)
+        : invoked?.keyed
+          ? `${invoked.route} sent ${what} as its function's own role, which holds no table or key access; a keyed route's calls are signed for its organization`
+          : undefined;
+    if (refusal) throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${refusal}`);
+  };
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
-      const session = currentSession();
-      const invoked = running.getStore();
-      const requests = iamRequestsOf(String(context.commandName), args.input as never, tableArnOf);
-      for (const recorded of recorders) recorded.push({ functionId: invoked?.functionId, route: invoked?.route, session, requests });
-      if (strict && session) {
-        for (const request of requests) {
-          const refusal = tenantRefusal(request, session, tableArnOf(''));
-          if (refusal) throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${refusal}`);
-        }
-      } else if (strict && invoked && !invoked.keyed) {
-        for (const request of requests) {
-          const refusal = ownRefusal(request, invoked.functionId, tableArnOf(''));
-          if (refusal) throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${refusal}`);
-        }
-      } else if (strict && invoked?.keyed) {
-        throw new AccessDeniedLocally(`Access denied (strict mode, infra/local/strict-access.ts): ${invoked.route} sent ${String(context.commandName)} as its function's own role, which holds no table access; a keyed route's calls are signed for its organization`);
-      }
+      check(String(context.commandName), iamRequestsOf(String(context.commandName), args.input as never, tableArnOf));
       return next(args);
     },
     { step: 'initialize', priority: 'low', name: 'strictAccess' },
   );
+  onKeyUse((use) => check(use.action, [keyRequestOf(use, config.tableName)]));
 }

@@ -9,8 +9,9 @@ import { unauthorizedByFunction } from './gateway-responses';
 import { AUDIENCE_BOUND } from '../auth/tokens';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { answersIdempotently, grantedActions, IDEMPOTENCY_HEADER, readsBody, routeId, takesNoFields } from '../routes/route';
+import { answersIdempotently, IDEMPOTENCY_HEADER, readsBody, routeId, takesNoFields } from '../routes/route';
 import { actingFor, onSessionEvent } from '../tenancy/session';
+import { sessionGrantOf } from '../tenancy/policies';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
 import { logger, METRIC } from '../observability';
@@ -146,7 +147,7 @@ onSessionEvent((event) => metrics.addMetric(event === 'assumed' ? METRIC.tenantS
  */
 function forItsOrganization(route: RouteDefinition, handler: RouteLambdaHandler): RouteLambdaHandler {
   if (route.auth === 'none') return handler;
-  const grant = { actions: grantedActions(route), indexes: route.indexes, sharedPartitions: route.sharedPartitions };
+  const grant = sessionGrantOf(route);
   const grantName = routeId(route);
   return (event, context) => {
     const organizationId: unknown = event.requestContext?.authorizer?.organizationId;

@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import type { PolicyStatement } from '../tenancy/policies';
 import type { IndexName, SharedPartition } from '../table';
 import { DYNAMO_ACTIONS, type DynamoAction } from '../table';
 
@@ -207,7 +208,18 @@ export interface Capability {
   wildcardReason?: string;
   /** Tags on the function's role, by which a resource's own policy allows it (a key made before the role, in another stack). */
   roleTags?: (where: CapabilityContext) => Record<string, string>;
+  /**
+   * On a keyed route, the calls it makes for the request's organization, signed with its session (shared/tenancy):
+   * IAM statements limited to `organization` (the session's tag as a policy variable on the tenant-data role, the
+   * literal id in the route's session policy). The tenant-data role takes them and the `roleTags`; the keyed route's
+   * own role takes neither, only the `environment`. A worker or a public route, which acts for no organization, keeps
+   * `statements` on its own role.
+   */
+  sessionStatements?: (where: TableLocation, organization: string) => PolicyStatement[];
 }
+
+/** Where the table is, as a session policy is built from its ARN at run time and the stack from its tokens. */
+export type TableLocation = Pick<CapabilityContext, 'tableName' | 'partition' | 'region' | 'account'>;
 
 /**
  * A function's handler: its module below functions/ without extension, then `#` and the export when that is not

@@ -1,4 +1,5 @@
 import { DYNAMO_ACTIONS, TABLE_INDEXES, type DynamoAction, type IndexName, type SharedPartition } from '../table';
+import { grantedActions, type Capability, type RouteDefinition, type TableLocation } from '../routes/route';
 
 /**
  * The IAM documents of the second wall between organizations (docs/decisions/tenancy.md): what a request's session may
@@ -59,7 +60,7 @@ export const distinctPartitions = (partitions: readonly SharedPartition[]): Shar
  * The tenant-data role's one policy: the route actions on the table and every index, where every key names the
  * session's organization; and each shared partition the routes name, with its own actions on the table alone.
  */
-export function tenantDataPolicy(tableArn: string, sharedPartitions: readonly SharedPartition[]): PolicyDocument {
+export function tenantDataPolicy(tableArn: string, sharedPartitions: readonly SharedPartition[], capabilityStatements: readonly PolicyStatement[] = []): PolicyDocument {
   const statements: PolicyStatement[] = [
     {
       Sid: 'OwnOrganizationsItems',
@@ -69,8 +70,24 @@ export function tenantDataPolicy(tableArn: string, sharedPartitions: readonly Sh
       Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': organizationKeyPatterns() } },
     },
     ...distinctPartitions(sharedPartitions).map((partition, index): PolicyStatement => ({ Sid: `SharedPartition${index + 1}`, ...partitionStatement(partition, tableArn) })),
+    ...capabilityStatements,
   ];
   return { Version: '2012-10-17', Statement: statements };
+}
+
+/** The capabilities keyed routes use for their organization (`sessionStatements`: the sealing key's uses), each once. */
+export const sessionCapabilitiesOf = (routes: readonly Pick<RouteDefinition, 'auth' | 'capabilities'>[]): Capability[] => [
+  ...new Set(routes.flatMap((route) => (route.auth === 'none' ? [] : (route.capabilities ?? []).filter((capability) => capability.sessionStatements)))),
+];
+
+/** The statements those capabilities give the tenant-data role: each limited to the session's organization, by its tag. */
+export const tenantCapabilityStatements = (capabilities: readonly Capability[], where: TableLocation): PolicyStatement[] =>
+  capabilities.flatMap((capability) => capability.sessionStatements!(where, ORGANIZATION_TAG_VARIABLE));
+
+/** The table's place, read from its ARN (`arn:<partition>:dynamodb:<region>:<account>:table/<name>`), as a session policy is built at run time. */
+export function tableLocationOf(tableArn: string): TableLocation {
+  const [, partition = '', , region = '', account = '', resource = ''] = tableArn.split(':');
+  return { partition, region, account, tableName: resource.replace(/^table\//, '') };
 }
 
 /** A shared partition's actions on the table alone, where every key matches its pattern. */
@@ -86,6 +103,14 @@ export interface TableGrant {
   actions: readonly DynamoAction[];
   indexes?: readonly IndexName[];
   sharedPartitions?: readonly SharedPartition[];
+  /** Its capabilities that act for the organization (the sealing key's uses), when it has any. */
+  capabilities?: readonly Capability[];
+}
+
+/** What a keyed route's session is granted: its table grant, and its capabilities that act for the organization. */
+export function sessionGrantOf(route: Pick<RouteDefinition, 'method' | 'alsoPatch' | 'idempotencyKey' | 'dynamodb' | 'indexes' | 'sharedPartitions' | 'capabilities'>): TableGrant {
+  const capabilities = (route.capabilities ?? []).filter((capability) => capability.sessionStatements);
+  return { actions: grantedActions(route), indexes: route.indexes, sharedPartitions: route.sharedPartitions, ...(capabilities.length ? { capabilities } : {}) };
 }
 
 /**
@@ -102,6 +127,7 @@ export function routeSessionPolicy(grant: TableGrant, tableArn: string, organiza
       Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': organizationKeyPatterns(organizationId) } },
     },
     ...distinctPartitions(grant.sharedPartitions ?? []).map((partition) => partitionStatement(partition, tableArn)),
+    ...(grant.capabilities ?? []).flatMap((capability) => capability.sessionStatements?.(tableLocationOf(tableArn), organizationId) ?? []),
   ];
   return { Version: '2012-10-17', Statement: statements };
 }

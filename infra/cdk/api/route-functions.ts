@@ -96,7 +96,7 @@ export class RouteFunctions {
       rollbackAlarms: (target) => monitoring.watchFunction(scope, routeId(route), target, { operationId: route.operationId }),
     });
     if (cursors && !options.samLocal) this.cursorKey.grantRead(apiFunction.function);
-    grantCapabilities(apiFunction, route.capabilities ?? [], this.where);
+    grantCapabilities(apiFunction, route.capabilities ?? [], this.where, { forOrganization: route.auth !== 'none' });
     this.byHandler.set(handler, apiFunction);
     return apiFunction;
   };
