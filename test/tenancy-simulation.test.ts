@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeId } from '#shared/routes/route';
-import { routeSessionPolicy, sessionGrantOf, TENANT_DATA_ACTIONS } from '#shared/tenancy/policies';
+import { EVERY_ORGANIZATION, routeSessionPolicy, sessionGrantOf, TENANT_DATA_ACTIONS } from '#shared/tenancy/policies';
 import { LOCAL_ACCOUNT } from '../infra/local/aws-calls';
 import { duringRoute, duringWorker, recordAwsCalls, tenantPrincipal, type RecordedCall } from '../infra/local/strict-access';
 import { actingFor } from '#shared/tenancy/session';
-import { routes, WORKERS } from '../functions/resources';
+import { AUTHORIZERS, routes, SCHEDULED_JOBS, WORKERS } from '../functions/resources';
+import { itemsOf } from './support/fixtures';
 import { useTestApi } from './support/api';
 import { tourRoutes, TOURED_ROUTES } from './support/route-tour';
 import { decision, deployed, expectTenantCallAsDeployed, ownPolicy, ownRoleTags, TABLE_ARN, tenantPolicy, tenantRoleTags } from './support/deployed-policies';
@@ -65,8 +66,11 @@ const OFF_THE_TOURS_PATH: Record<string, string[]> = {
 };
 
 let recorded: RecordedCall[] = [];
+/** The organizations whose items the index check reads: the tour's, and one the demo seed filled (a record of every kind left standing). */
+let organizations: string[] = [];
 beforeAll(async () => {
-  const { client } = await api.organization();
+  const { client, organizationId } = await api.organization();
+  organizations = [organizationId, (await api.organization({ demo: true })).organizationId];
   recorded = await recordAwsCalls(async () => {
     await tourRoutes(client);
     await api.eventsCaughtUp();
@@ -132,6 +136,22 @@ describe('every AWS call of the route tour, against the synthesized template', (
       return `${call.functionId}: ${call.requests.map((request) => `${request.action} ${decision(principal, ownPolicy(call.functionId!), deployed(request), undefined, ownRoleTags(call.functionId!))}`).join()}`;
     });
     expect(decided).toEqual(['DeliverWebhooks: kms:Decrypt Allowed', 'ReceiveInbound: kms:Decrypt Allowed', 'InboundSmsReplies: kms:Decrypt Denied', 'TestWebhook: kms:Decrypt Denied']);
+  });
+
+  it("keys every index entry of the organization's items by the organization, but for the named exceptions' indexes", async () => {
+    // An index's partition key is what a Query on it is authorized by: one that lost its organization would be a key
+    // no session may query. The exceptions are the keys the functions that sign as themselves name, beyond ORG#*.
+    const named = [...routes.map((route) => route.ownKeys), ...[...WORKERS, ...SCHEDULED_JOBS, ...Object.values(AUTHORIZERS)].map((owner) => owner.keys)]
+      .flat()
+      .filter((pattern): pattern is string => Boolean(pattern) && pattern !== EVERY_ORGANIZATION);
+    for (const organizationId of organizations) {
+      const items = (await itemsOf(organizationId)).map((item) => JSON.parse(item) as Record<string, unknown>);
+      expect(items.length).toBeGreaterThan(50);
+      const indexed = items.flatMap((item) => Object.entries(item).filter(([name]) => /^gsi\dpk$/.test(name)).map(([name, value]) => ({ name, value: String(value), sk: String(item.sk) })));
+      expect(new Set(indexed.map(({ name }) => name)).size).toBeGreaterThanOrEqual(4);
+      const outside = indexed.filter(({ value }) => value !== `ORG#${organizationId}` && !value.startsWith(`ORG#${organizationId}#`) && !named.some((pattern) => value.startsWith(pattern.replace(/\*$/, ''))));
+      expect(outside).toEqual([]);
+    }
   });
 
   it("uses every action the tenant-data role grants, and every action of each keyed route's row (or names why not)", () => {
