@@ -4,6 +4,7 @@ import { OAUTH_LIMITS } from './settings';
 
 /** The settings module as a function loads it, with `env` set: it reads the environment once, at its import. */
 async function settingsWith(env: Record<string, string>) {
+  vi.unstubAllEnvs();
   vi.resetModules();
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   return import('./settings');
@@ -18,7 +19,6 @@ describe('the hosts whose client documents may be fetched although they are on t
   it('are those OAUTH_TEST_CLIENT_HOSTS lists, empty entries aside, and none when it is unset or empty', async () => {
     expect([...(await settingsWith({ OAUTH_TEST_CLIENT_HOSTS: 'localhost:8443,,127.0.0.1:9443,' })).clientDocumentHosts.allowed]).toEqual(['localhost:8443', '127.0.0.1:9443']);
     expect([...(await settingsWith({ OAUTH_TEST_CLIENT_HOSTS: '' })).clientDocumentHosts.allowed]).toEqual([]);
-    vi.unstubAllEnvs();
     delete process.env.OAUTH_TEST_CLIENT_HOSTS;
     expect([...(await settingsWith({})).clientDocumentHosts.allowed]).toEqual([]);
   });
