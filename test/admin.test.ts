@@ -8,8 +8,17 @@ import { INBOUND_USAGE_PLANS, inboundUsageIdentifierKey, USAGE_PLANS, usageIdent
 import { useTestApi } from './support/api';
 import { listApiKeys } from '#shared/auth/api-keys';
 import { admin } from './support/admin-cli';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
 
 const api = useTestApi();
+
+/** The organizations stored under `name`: read from the table, where a refused command must have left none. */
+async function organizationsNamed(name: string): Promise<unknown[]> {
+  const { Items = [] } = await dynamo.send(new ScanCommand({ TableName: config.tableName, FilterExpression: '#name = :name AND sk = :sk', ExpressionAttributeNames: { '#name': 'name' }, ExpressionAttributeValues: { ':name': name, ':sk': 'ORGANIZATION' } }));
+  return Items;
+}
 const exec = promisify(execFile);
 
 describe('npm run admin', () => {
@@ -22,6 +31,32 @@ describe('npm run admin', () => {
     const res = await api.as(created.apiKey).get('/v1/leads');
     expect(res.status).toBe(200);
     expect(res.body.totalCount).toBe(0);
+  });
+
+  it('org create names its owner: the first member, an ADMIN with the phone read as E.164, listed through the API', async () => {
+    const { code, stdout } = await admin('org', 'create', '--name', 'Owned Plumbing', '--owner-name', 'Ada  Mary Lovelace', '--owner-email', 'ada@example.com', '--owner-phone', '0412 345 678');
+    expect(code).toBe(0);
+    const created = JSON.parse(stdout);
+    expect(created.owner).toEqual({ memberId: 1, firstName: 'Ada', lastName: 'Mary Lovelace', email: 'ada@example.com', phone: '+61412345678', role: 'ADMIN' });
+    const { members } = (await api.as(created.apiKey).get('/v1/organization/members')).body;
+    expect(members).toEqual([expect.objectContaining({ id: 1, role: 'ADMIN', firstName: 'Ada', lastName: 'Mary Lovelace', phone: '+61412345678', user: expect.objectContaining({ email: 'ada@example.com' }) })]);
+  });
+
+  it('org create refuses an owner given in part or wrongly, naming the flag, and writes nothing', async () => {
+    const owner = ['--owner-name', 'Ada Lovelace', '--owner-email', 'ada@example.com', '--owner-phone', '+61412345678'];
+    const refusals: [string[], RegExp][] = [
+      [owner.slice(2), /--owner-name is required with the owner's other flags/],
+      [['--owner-name', 'Ada', ...owner.slice(2)], /--owner-name must be a first and a last name \(got "Ada"\)/],
+      [[...owner.slice(0, 2), '--owner-email', 'ada@', ...owner.slice(4)], /--owner-email: /],
+      [[...owner.slice(0, 4), '--owner-phone', 'call me'], /--owner-phone: phone must be a phone number/],
+      [[...owner.slice(0, 4), '--owner-phone', '0412 345 67'], /--owner-phone must be a valid phone number/],
+    ];
+    for (const [flags, message] of refusals) {
+      const name = `Refused ${Math.random().toString(36).slice(2)}`;
+      const { code, stderr } = await admin('org', 'create', '--name', name, ...flags);
+      expect([code, stderr], flags.join(' ')).toEqual([2, expect.stringMatching(message)]);
+      expect(await organizationsNamed(name)).toEqual([]);
+    }
   });
 
   it('org create --demo also lists the ids it created', async () => {

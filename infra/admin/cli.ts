@@ -13,8 +13,10 @@ const SHARDS_TAKE_EFFECT =
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  org create --name <name> [--demo] [--plan standard]
-                                             create an organization and its first API key
+  org create --name <name> [--demo] [--plan standard] [--owner-name <first last> --owner-email <email> --owner-phone <phone>]
+                                             create an organization and its first API key; with the owner, its
+                                             first member, an ADMIN (the phone with its country code, or national
+                                             in the organization's country)
   org plan --org <id> --plan <plan>          choose its usage plan (its API keys' and its inbound URLs'): ${USAGE_PLAN_NAMES.join(', ')}
                                              (requests per second, burst and daily quota; default ${DEFAULT_USAGE_PLAN})
   org shards --org <id> --counter-shards <n> spread its lead and inquiry counters over n items (1 to ${MAX_COUNTER_SHARDS};
@@ -58,6 +60,9 @@ const { positionals, values } = (() => {
         'counter-shards': { type: 'string' },
         scopes: { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
+        'owner-name': { type: 'string' },
+        'owner-email': { type: 'string' },
+        'owner-phone': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -100,6 +105,35 @@ async function applyUsagePlan(organizationId: string, plan: UsagePlanName): Prom
   const { APIGatewayClient } = await import('@aws-sdk/client-api-gateway');
   const { assignUsagePlan } = await import('./usage-plan-keys');
   return assignUsagePlan(new APIGatewayClient({}), { restApiId: values.api!, organizationId, plan });
+}
+
+/**
+ * The owner `org create` names, checked before anything is written (as POST /v1/organization/members checks a member,
+ * each flag named): a function making them the organization's first member, an ADMIN. All three flags or none.
+ */
+async function ownerOf(): Promise<((organizationId: string) => Promise<unknown>) | undefined> {
+  const flags = { name: values['owner-name'], email: values['owner-email'], phone: values['owner-phone'] };
+  if (Object.values(flags).every((flag) => flag === undefined)) return undefined;
+  const missing = Object.entries(flags).filter(([, flag]) => flag === undefined).map(([name]) => `--owner-${name}`);
+  if (missing.length) throw new UsageError(`${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} required with the owner's other flags`);
+  const [firstName = '', ...rest] = flags.name!.trim().split(/\s+/);
+  if (!rest.length) throw new UsageError(`--owner-name must be a first and a last name (got "${flags.name}")`);
+  const v = await import('valibot');
+  const { CreateMemberBody } = await import('../../functions/organization/member-schema');
+  const checked = v.safeParse(CreateMemberBody, { firstName, lastName: rest.join(' '), email: flags.email, phone: flags.phone, role: 'ADMIN' });
+  if (!checked.success) {
+    const flag = { firstName: 'owner-name', lastName: 'owner-name', email: 'owner-email', phone: 'owner-phone' }[String(checked.issues[0].path?.[0]?.key)] ?? 'owner-name';
+    throw new UsageError(`--${flag}: ${checked.issues[0].message}`);
+  }
+  // Read in the country a new organization has (DEFAULT_COUNTRY), before the organization is made: nothing is
+  // written for an owner whose phone no plan has.
+  const [{ toE164 }, { DEFAULT_COUNTRY }, { createMember }] = await Promise.all([import('#shared/phone'), import('#shared/countries'), import('../../functions/organization/member-rules')]);
+  const phone = await toE164(checked.output.phone!, DEFAULT_COUNTRY);
+  if (!phone) throw new UsageError(`--owner-phone must be a valid phone number: with its country code (+61412345678), or in the national form of ${DEFAULT_COUNTRY} (got "${flags.phone}")`);
+  return async (organizationId) => {
+    const member = await createMember(organizationId, { ...checked.output, phone });
+    return { memberId: member.id, firstName: member.firstName, lastName: member.lastName, email: member.user.email, phone: member.phone, role: member.role };
+  };
 }
 
 const expiry = (text: string | undefined): Date | null => (text === undefined ? null : later('expires-in', text));
@@ -155,9 +189,10 @@ async function run(): Promise<unknown> {
         const name = required('name');
         const plan = usagePlan();
         const { createOrganizationWithKey } = await import('../demo/organization');
+        const owner = await ownerOf();
         const created = await createOrganizationWithKey(name, { demo: values.demo, usagePlan: plan });
         await applyUsagePlan(created.organizationId, plan);
-        return created;
+        return owner ? { ...created, owner: await owner(created.organizationId) } : created;
       }
       case 'org plan': {
         const organizationId = await requireOrganization();
