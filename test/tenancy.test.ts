@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { runSimulation } from '@cloud-copilot/iam-simulate';
@@ -17,7 +17,7 @@ import { METRIC } from '#shared/observability';
 import { isTransientStoreError } from '#shared/store/transient';
 import { MAX_SESSIONS, REFRESH_BEFORE_MS, requestCredentials, SESSION_SECONDS, tenantCredentials, tenantDeploymentOf } from '#shared/tenancy/credentials';
 import { routes } from '../functions/resources';
-import { allows, duringRoute, duringWorker, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
+import { allows, duringRoute, duringWorker, forgetDecisions, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
 import { keyRequestOf, LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
 import { useTestApi } from './support/api';
 import { startLocalSts } from './support/local-sts';
@@ -29,6 +29,8 @@ import { startLocalKms } from './support/local-kms';
  */
 const api = useTestApi();
 const TABLE = localTableArn('sales-pipeline');
+// Each test's calls are evaluated afresh, not answered from the decisions an earlier test left (infra/local/strict-access.ts).
+beforeEach(() => forgetDecisions());
 
 /** IAM's decision, by the validated simulation, for a session of `organization` under one identity policy. */
 async function decision(policy: PolicyDocument, action: string, resource: string, leadingKeys: string[], organization = 'org_a'): Promise<string> {

@@ -111,6 +111,12 @@ function decide(cacheKey: string, evaluate: () => boolean): boolean {
   return answer;
 }
 
+/**
+ * Forgets every decision made. The tests of the strict mode start each from none: a decision kept from an earlier
+ * test would answer for code that has changed since (a policy's, as `npm run mutate` changes it between runs).
+ */
+export const forgetDecisions = (): void => decided.clear();
+
 /** A key as the patterns see it: the first pattern it matches, or the key itself. */
 const kindOf = (key: string, patterns: readonly string[]) => patterns.find((pattern) => (pattern.endsWith('*') ? key.startsWith(pattern.slice(0, -1)) : key === pattern)) ?? `=${key}`;
 const requestKind = ({ action, resource, leadingKeys, context }: IamRequest, patterns: readonly string[]) =>
