@@ -265,6 +265,15 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
     expect(sts.requests.length - before).toBe(2);
   });
 
+  it("are kept for the hour by a provider on the machine's clock, as deployed (no clock handed to it)", async () => {
+    const provider = tenantCredentials({ deployment, own: async () => own, sts: () => sts.sts });
+    const before = sts.requests.length;
+    const first = await actingFor(sessionOf('org_real_clock'), () => provider());
+    expect(first.expiration!.getTime()).toBeGreaterThan(Date.now() + SESSION_SECONDS * 1000 - 60_000);
+    expect(await actingFor(sessionOf('org_real_clock'), () => provider())).toBe(first);
+    expect(sts.requests.length - before).toBe(1);
+  });
+
   it('are assumed once when two requests of a new organization come at once', async () => {
     const provider = fresh();
     const before = sts.requests.length;

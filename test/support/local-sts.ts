@@ -14,7 +14,10 @@ export async function startLocalSts() {
   let failNext = false;
   let emptyNext = false;
   const lifetimeMs = SESSION_SECONDS * 1000;
-  let now = Date.parse('2026-11-27T08:00:00Z');
+  // The machine's clock until a test sets one: an STS with a clock of its own hands out credentials already expired
+  // to a caller on the real one (the bench's), which then assumes the role again at every call.
+  let setAt: number | undefined;
+  const now = () => setAt ?? Date.now();
   const server: Server = createServer(async (request: IncomingMessage, response) => {
     let body = '';
     for await (const chunk of request) body += chunk;
@@ -32,7 +35,7 @@ export async function startLocalSts() {
       return;
     }
     response.writeHead(200, { 'content-type': 'text/xml' }).end(
-      `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIA${n}</AccessKeyId><SecretAccessKey>secret${n}</SecretAccessKey><SessionToken>token${n}</SessionToken><Expiration>${new Date(now + lifetimeMs).toISOString()}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA:${n}</AssumedRoleId><Arn>arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/TenantData/${form.get('RoleSessionName')}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${n}</RequestId></ResponseMetadata></AssumeRoleResponse>`,
+      `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIA${n}</AccessKeyId><SecretAccessKey>secret${n}</SecretAccessKey><SessionToken>token${n}</SessionToken><Expiration>${new Date(now() + lifetimeMs).toISOString()}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROA:${n}</AssumedRoleId><Arn>arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/TenantData/${form.get('RoleSessionName')}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${n}</RequestId></ResponseMetadata></AssumeRoleResponse>`,
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -43,7 +46,7 @@ export async function startLocalSts() {
     failNext: () => void (failNext = true),
     /** The next AssumeRole answers 200 with no credentials in it. */
     emptyNext: () => void (emptyNext = true),
-    clock: { now: () => now, set: (at: number) => void (now = at) },
+    clock: { now, set: (at: number) => void (setAt = at) },
     stop: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
