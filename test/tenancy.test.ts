@@ -285,6 +285,7 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
   it('are assumed again from 5 minutes before they expire, not before', async () => {
     const provider = fresh();
     const start = sts.clock.now();
+    sts.clock.set(start);
     const before = sts.requests.length;
     const first = await actingFor(sessionOf('org_ageing'), () => provider());
     sts.clock.set(start + SESSION_SECONDS * 1000 - REFRESH_BEFORE_MS - 1);
@@ -293,7 +294,7 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
     const renewed = await actingFor(sessionOf('org_ageing'), () => provider());
     expect(renewed.accessKeyId).not.toBe(first.accessKeyId);
     expect(sts.requests.length - before).toBe(2);
-    sts.clock.set(start);
+    sts.clock.live();
   });
 
   it('are asked for again after STS refused one (a throttled AssumeRole is not remembered)', async () => {
@@ -338,6 +339,7 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
   it(`are kept for ${MAX_SESSIONS} organizations at most, the least recently assumed dropped first`, async () => {
     const provider = tenantCredentials({ deployment, own: async () => own, sts: () => sts.sts, now: sts.clock.now });
     const start = sts.clock.now();
+    sts.clock.set(start);
     const assume = (organizationId: string) => actingFor(sessionOf(organizationId), () => provider());
     await assume('org_lru_first');
     // Later, the second and enough others to fill the cache: the first's session expires before theirs.
@@ -358,7 +360,7 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
     expect(sts.requests.length - before, 'the most recently assumed is kept').toBe(0);
     await assume('org_lru_second');
     expect(sts.requests.length - before, 'the least recently assumed was dropped').toBe(1);
-    sts.clock.set(start);
+    sts.clock.live();
   });
 
   it('work without a listener for what they do', async () => {

@@ -46,7 +46,8 @@ export async function startLocalSts() {
     failNext: () => void (failNext = true),
     /** The next AssumeRole answers 200 with no credentials in it. */
     emptyNext: () => void (emptyNext = true),
-    clock: { now, set: (at: number) => void (setAt = at) },
+    /** Its clock: the machine's, until `set` stops it at an instant; `live` starts it again. */
+    clock: { now, set: (at: number) => void (setAt = at), live: () => void (setAt = undefined) },
     stop: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
 }
