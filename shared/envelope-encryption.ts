@@ -51,13 +51,14 @@ export interface KeyUse {
   action: 'kms:GenerateDataKey' | 'kms:Decrypt';
   encryptionContext: Record<string, string>;
 }
-const keyUseListeners = new Set<(use: KeyUse) => void>();
+const keyUseListeners = new Map<string, (use: KeyUse) => void>();
 
 /**
  * Hears each seal and open as the call to the key it makes deployed (or would, past the data key cache): the local
  * strict mode evaluates it as IAM would (infra/local/strict-access.ts), where the local key makes no call to check.
+ * A listener is named: one registered again under its name replaces the one before.
  */
-export const onKeyUse = (listener: (use: KeyUse) => void): void => void keyUseListeners.add(listener);
+export const onKeyUse = (name: string, listener: (use: KeyUse) => void): void => void keyUseListeners.set(name, listener);
 const keyUse = (use: KeyUse) => keyUseListeners.forEach((listener) => listener(use));
 
 /**

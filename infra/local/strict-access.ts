@@ -193,11 +193,13 @@ export async function recordAwsCalls(action: () => Promise<unknown>): Promise<Re
   return recorded;
 }
 
-let installed = false;
-/** Puts the strict check (and the recorder) on the shared client, once per process. */
+const STRICT_ACCESS_MIDDLEWARE = 'strictAccess';
+
+/** Puts the strict check (and the recorder) on the shared client and on the calls to the sealing key. */
 export function installStrictAccess(env: NodeJS.ProcessEnv = process.env): void {
-  if (installed) return;
-  installed = true;
+  // Installed again (by another server in the process, or this module loaded anew on the same client, as a test
+  // runner's rerun loads it), it replaces the one before rather than stack a second check with decisions of its own.
+  dynamo.middlewareStack.remove(STRICT_ACCESS_MIDDLEWARE);
   const strict = env.STRICT_ACCESS !== 'off';
   const tableArnOf = (tableName: string) => localTableArn(tableName || config.tableName);
   /** Records a call's requests, and in the strict mode refuses it as IAM would deployed. */
@@ -220,7 +222,7 @@ export function installStrictAccess(env: NodeJS.ProcessEnv = process.env): void 
       check(String(context.commandName), iamRequestsOf(String(context.commandName), args.input as never, tableArnOf));
       return next(args);
     },
-    { step: 'initialize', priority: 'low', name: 'strictAccess' },
+    { step: 'initialize', priority: 'low', name: STRICT_ACCESS_MIDDLEWARE },
   );
-  onKeyUse((use) => check(use.action, [keyRequestOf(use, config.tableName)]));
+  onKeyUse(STRICT_ACCESS_MIDDLEWARE, (use) => check(use.action, [keyRequestOf(use, config.tableName)]));
 }
