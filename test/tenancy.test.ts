@@ -17,7 +17,7 @@ import { METRIC } from '#shared/observability';
 import { isTransientStoreError } from '#shared/store/transient';
 import { MAX_SESSIONS, REFRESH_BEFORE_MS, requestCredentials, SESSION_SECONDS, tenantCredentials, tenantDeploymentOf } from '#shared/tenancy/credentials';
 import { routes } from '../functions/resources';
-import { allows, duringRoute, duringWorker, forgetDecisions, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
+import { AccessDeniedLocally, allows, duringRoute, duringWorker, forgetDecisions, installStrictAccess, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
 import { keyRequestOf, LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
 import { useTestApi } from './support/api';
 import { startLocalSts } from './support/local-sts';
@@ -165,6 +165,27 @@ describe("a keyed request's calls", () => {
     await expect(duringWorker('DeliverWebhooks', claim)).rejects.toThrow(/the role of DeliverWebhooks does not allow dynamodb:GetItem .* \(its keys: ORG#\*\)/);
     await expect(duringWorker('InboundSmsReplies', claim)).resolves.toMatchObject({ $metadata: { httpStatusCode: 200 } });
     await expect(duringWorker('DeliverWebhooks', () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}`, sk: 'ORGANIZATION' } });
+  });
+});
+
+describe('the strict mode', () => {
+  it('is off with STRICT_ACCESS=off, still recording each call, and on again when installed again without it: each install replaces the one before', async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const session: TenantSession = { organizationId: b.organizationId, grantName: 'GetLead', grant: { actions: ['GetItem'] } };
+    const readA = () => dynamo.send(new GetCommand({ TableName: config.tableName, Key: { pk: `ORG#${a.organizationId}`, sk: 'ORGANIZATION' } }));
+    try {
+      installStrictAccess({ STRICT_ACCESS: 'off' });
+      let read: Awaited<ReturnType<typeof readA>> | undefined;
+      const calls = await recordAwsCalls(async () => void (read = await actingFor(session, readA)));
+      expect(read?.Item).toMatchObject({ pk: `ORG#${a.organizationId}`, sk: 'ORGANIZATION' });
+      expect(calls.map((call) => [call.session?.organizationId, call.requests.map((request) => request.leadingKeys)])).toEqual([[b.organizationId, [[`ORG#${a.organizationId}`]]]]);
+      installStrictAccess({ STRICT_ACCESS: 'on' });
+      await expect(actingFor(session, readA)).rejects.toThrow(/tenant-data role's policy does not allow dynamodb:GetItem/);
+    } finally {
+      installStrictAccess({});
+    }
+    await expect(actingFor(session, readA)).rejects.toThrow(AccessDeniedLocally);
   });
 });
 
