@@ -7,10 +7,11 @@ import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { grantedActions, routeId } from '#shared/routes/route';
-import { ORGANIZATION_TAG, routeSessionPolicy, sessionGrantOf, sharedPartitionsOf, tableLocationOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
+import { ORGANIZATION_TAG, ownTableStatement, routeSessionPolicy, sessionCapabilitiesOf, sessionGrantOf, sharedPartitionsOf, tableLocationOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
 import { keyringsFromEnvironment, kmsClientsSigningWith, open, seal, SecretNotOpened, sealingWith } from '#shared/envelope-encryption';
-import { keyUseStatements } from '#shared/sealing-key';
+import { keyUseStatements, opensSecrets, sealsSecrets } from '#shared/sealing-key';
 import { SMS_NUMBER_CLAIMS } from '../functions/organization/entity';
+import { smsSender } from '../functions/sms/capability';
 import { actingFor, sessionEvent, type TenantSession } from '#shared/tenancy/session';
 import { metrics } from '#shared/metrics';
 import { METRIC } from '#shared/observability';
@@ -93,6 +94,29 @@ describe("the tenant-data role's policy", () => {
 });
 
 describe("a route's session policy", () => {
+  it('names its actions sorted and once, and the table alone when the route queries no index', () => {
+    const policy = routeSessionPolicy({ actions: ['Query', 'GetItem', 'Query', 'DeleteItem'] }, TABLE, 'org_a');
+    expect(policy.Statement).toEqual([
+      { Effect: 'Allow', Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query'], Resource: [TABLE], Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORG#org_a', 'ORG#org_a#*'] } } },
+    ]);
+    expect(ownTableStatement({ actions: ['UpdateItem', 'GetItem', 'GetItem'] }, TABLE)).toEqual({
+      Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: [TABLE], Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORG#*'] } },
+    });
+  });
+
+  it("takes from a route's capabilities only those that act for its organization, and from a public route none", () => {
+    const withNone = { method: 'GET' as const, dynamodb: ['GetItem' as const] };
+    expect(sessionGrantOf(withNone)).toEqual({ actions: ['GetItem'], indexes: undefined, sharedPartitions: undefined });
+    expect(sessionGrantOf({ ...withNone, capabilities: [smsSender, opensSecrets] }).capabilities).toEqual([opensSecrets]);
+    expect(sessionCapabilitiesOf([{ auth: 'none', capabilities: [opensSecrets] }, { capabilities: [smsSender] }])).toEqual([]);
+    expect(sessionCapabilitiesOf([{ auth: 'none', capabilities: [opensSecrets] }, { capabilities: [sealsSecrets, opensSecrets] }, { capabilities: [opensSecrets] }])).toEqual([sealsSecrets, opensSecrets]);
+    expect(sharedPartitionsOf([{ auth: 'none', sharedPartitions: [SMS_NUMBER_CLAIMS] }])).toEqual([]);
+  });
+
+  it("reads the table's place from its ARN, in any partition", () => {
+    expect(tableLocationOf('arn:aws-cn:dynamodb:cn-north-1:123456789012:table/pipeline-2')).toEqual({ partition: 'aws-cn', region: 'cn-north-1', account: '123456789012', tableName: 'pipeline-2' });
+  });
+
   it("allows the route's own actions on the table and the indexes it queries, on its organization's keys, and nothing else", async () => {
     const policy = routeSessionPolicy({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }, TABLE, 'org_a');
     expect(await decision(policy, 'dynamodb:GetItem', TABLE, ['ORG#org_a'])).toBe('Allowed');
@@ -278,7 +302,7 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
     expect(again).toBe(first);
     expect(sts.requests.length - before).toBe(1);
     const form = sts.requests.at(-1)!;
-    expect(Object.fromEntries(form)).toMatchObject({ Action: 'AssumeRole', RoleArn: deployment.roleArn, RoleSessionName: 'org_one', DurationSeconds: String(SESSION_SECONDS), 'Tags.member.1.Key': ORGANIZATION_TAG, 'Tags.member.1.Value': 'org_one' });
+    expect(Object.fromEntries(form)).toMatchObject({ Action: 'AssumeRole', RoleArn: deployment.roleArn, RoleSessionName: 'org_one', DurationSeconds: String(SESSION_SECONDS), 'Tags.member.1.Key': 'organizationId', 'Tags.member.1.Value': 'org_one' });
     expect(JSON.parse(form.get('Policy')!)).toEqual(routeSessionPolicy(sessionOf('org_one').grant, TABLE, 'org_one'));
     expect(form.get('Tags.member.2.Key')).toBeNull();
     const other = await actingFor(sessionOf('org_two'), () => provider());
