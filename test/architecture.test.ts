@@ -141,6 +141,11 @@ const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string }[
   { name: 'inquiries', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the two lists where it combines with another filter' },
   { name: 'webhooks', modules: ['shared/schema/pages.ts'], why: 'the sync filter’s description names the records that never change (delivery attempts) among others' },
   { name: 'policies', modules: ['shared/tenancy/policies.ts', 'shared/tenancy/credentials.ts', 'shared/tenancy/session.ts'], why: 'IAM’s word: the policy documents that hold a session to its organization (docs/decisions/tenancy.md), not the policies resource' },
+  {
+    name: 'policies',
+    modules: ['shared/iam.ts', 'shared/routes/route.ts', 'shared/http/route-handler.ts'],
+    why: 'IAM’s word: a policy statement as a capability gives it to a tenant session, and the session policies the route handler signs with (shared/tenancy/policies.ts), not the policies resource',
+  },
   { name: 'policies', modules: ['shared/envelope-encryption.ts'], why: 'the Encryption SDK’s own `CommitmentPolicy`, a name of its API, not the policies resource' },
 ];
 

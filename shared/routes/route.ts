@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { PolicyStatement } from '../tenancy/policies';
+import type { PolicyStatement } from '../iam';
 import type { IndexName, SharedPartition } from '../table';
 import { DYNAMO_ACTIONS, type DynamoAction } from '../table';
 

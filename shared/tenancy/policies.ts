@@ -1,5 +1,8 @@
 import { DYNAMO_ACTIONS, TABLE_INDEXES, type DynamoAction, type IndexName, type SharedPartition } from '../table';
 import { grantedActions, type Capability, type RouteDefinition, type TableLocation } from '../routes/route';
+import type { PolicyDocument, PolicyStatement } from '../iam';
+
+export type { PolicyDocument, PolicyStatement } from '../iam';
 
 /**
  * The IAM documents of the second wall between organizations (docs/decisions/tenancy.md): what a request's session may
@@ -32,19 +35,6 @@ export const organizationKeyPatterns = (organization = ORGANIZATION_TAG_VARIABLE
  * them binds: a Scan or a PartiQL statement names none, and IAM passes a `ForAllValues` condition on an empty set.
  */
 export const TENANT_DATA_ACTIONS: readonly DynamoAction[] = [...DYNAMO_ACTIONS].sort();
-
-export interface PolicyStatement {
-  Sid?: string;
-  Effect: 'Allow' | 'Deny';
-  Action: string[];
-  Resource: string[];
-  Condition?: Record<string, Record<string, string | string[]>>;
-}
-
-export interface PolicyDocument {
-  Version: '2012-10-17';
-  Statement: PolicyStatement[];
-}
 
 /** The table's ARN and those of its indexes: the ones named, else every one (by name: no wildcard to widen). */
 export const tableResources = (tableArn: string, indexes: readonly string[] = TABLE_INDEXES.map((index) => index.indexName)): string[] => [tableArn, ...indexes.map((index) => `${tableArn}/index/${index}`)];
