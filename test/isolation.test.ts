@@ -78,7 +78,7 @@ describe("another organization's ids, on every route where an id enters", () => 
     if (c.expect === 'batch-not-found') expect(res.body.results).toEqual([{ id: ids.productId, status: 'error', code: 'NOT_FOUND', message: 'Trade product not found' }]);
   });
 
-  it("signed each of B's calls for B alone: allowed as deployed for B, denied for A, and naming none of A's keys", () => {
+  it("signed each of B's calls for B alone: allowed as deployed for B, denied to another organization, and naming none of A's keys", () => {
     const tenantCalls = recordedForB.filter((call) => call.session);
     // Each route answering 404 looked for the record, so each is among them (a PATCH alias's calls are its PUT's).
     const looked = new Set(tenantCalls.map((call) => call.route));
