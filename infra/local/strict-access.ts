@@ -128,9 +128,8 @@ const grantKind = (grant: OwnGrant & { sharedPartitions?: readonly { keys: strin
 export function ownRefusal(request: IamRequest, functionId: string, tableArn: string): string | undefined {
   const grant = ownGrants.get(functionId);
   if (!grant) return undefined;
-  const policy = ownPolicyOf(grant, tableArn);
   const allowed = decide(`own|${tableArn}|${functionId}|${grantKind(grant)}|${requestKind(request, ownKeysOf(grant))}`, () =>
-    allows(request, { identity: policy, principal: `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${functionId}Role/function`, tags: roleTagsOf(grant.capabilities ?? [], tableArn), resourcePolicy: keyPolicyFor(request, tableArn) }),
+    allows(request, { identity: ownPolicyOf(grant, tableArn), principal: `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${functionId}Role/function`, tags: roleTagsOf(grant.capabilities ?? [], tableArn), resourcePolicy: keyPolicyFor(request, tableArn) }),
   );
   return allowed ? undefined : `the role of ${functionId} does not allow ${describe(request)} (its keys: ${ownKeysOf(grant).join(', ')})`;
 }
@@ -144,10 +143,11 @@ export function tenantRefusal(request: IamRequest, session: TenantSession, table
   const { organizationId, grant, grantName } = session;
   // The organization's own keys are alike to both policies, as are those of each shared partition.
   const kind = `${tableArn}|${organizationId}|${grantKind(grant)}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`;
-  const asTheSession = { principal: tenantPrincipal(organizationId), tags: { ...roleTagsOf(sessionCapabilities, tableArn), [ORGANIZATION_TAG]: organizationId }, resourcePolicy: keyPolicyFor(request, tableArn) };
+  // Built only when a decision is not yet kept: every call of the tests passes here.
+  const asTheSession = () => ({ principal: tenantPrincipal(organizationId), tags: { ...roleTagsOf(sessionCapabilities, tableArn), [ORGANIZATION_TAG]: organizationId }, resourcePolicy: keyPolicyFor(request, tableArn) });
   const rolePolicy = () => tenantDataPolicy(tableArn, sharedPartitions, tenantCapabilityStatements(sessionCapabilities, tableLocationOf(tableArn)));
-  if (!decide(`role|${kind}`, () => allows(request, { identity: rolePolicy(), ...asTheSession }))) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${organizationId}`;
-  if (!decide(`session|${kind}`, () => allows(request, { identity: routeSessionPolicy(grant, tableArn, organizationId), ...asTheSession }))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
+  if (!decide(`role|${kind}`, () => allows(request, { identity: rolePolicy(), ...asTheSession() }))) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${organizationId}`;
+  if (!decide(`session|${kind}`, () => allows(request, { identity: routeSessionPolicy(grant, tableArn, organizationId), ...asTheSession() }))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
   return undefined;
 }
 
