@@ -128,8 +128,9 @@ const contextOf = ({ organizationId, itemId, attribute }: SealedFor): Record<str
 /** The secret sealed for its item: only a function granted the key opens it, and only as read from that item. */
 export async function seal(plaintext: string, sealedFor: SealedFor, using: Sealing | Promise<Sealing> = sealing()): Promise<Sealed> {
   const { encrypt, sealing: materials, suiteId } = await using;
-  keyUse({ action: 'kms:GenerateDataKey', encryptionContext: contextOf(sealedFor) });
-  const { result } = await encrypt(materials, Buffer.from(plaintext, 'utf8'), { encryptionContext: contextOf(sealedFor), suiteId });
+  const encryptionContext = contextOf(sealedFor);
+  keyUse({ action: 'kms:GenerateDataKey', encryptionContext });
+  const { result } = await encrypt(materials, Buffer.from(plaintext, 'utf8'), { encryptionContext, suiteId });
   return new Uint8Array(result);
 }
 
