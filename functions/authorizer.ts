@@ -7,6 +7,8 @@ import { findActiveKeyByToken, touchApiKey } from '#shared/auth/api-keys';
 import { scopeResources } from '#shared/auth/scopes';
 import { getOrganizationCounterShards } from './organization/counter-shards';
 import { authorizeOAuthToken, isOAuthToken } from './oauth/authorize-token';
+import { authorizeSession } from './console/authorize-session';
+import { isSessionToken } from './console/session-token';
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response); each is counted. */
@@ -15,6 +17,8 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
   if (!token) throw await unauthorized();
   // An OAuth token (functions/oauth): an access token on /mcp alone, or the MCP server's own for its tool calls.
   if (isOAuthToken(token)) return authorizeOAuthToken(token, event, context);
+  // A member's session (functions/console): the console's cookie, which reaches the gateway as this bearer token.
+  if (isSessionToken(token)) return authorizeSession(token, event, context);
   const key = await findActiveKeyByToken(token).catch(async (error: unknown) => {
     // Not the caller's fault: any error but "Unauthorized" makes API Gateway answer AUTHORIZER_FAILURE (503).
     logger.error('authorizer could not check the key', { error: error as Error });

@@ -3,6 +3,7 @@ export { appointments } from './appointments/resource';
 export { auditLog } from './audit-log/resource';
 export { automations } from './automations/resource';
 export { companies } from './companies/resource';
+export { console } from './console/resource';
 export { events } from './events/resource';
 export { faqs } from './faqs/resource';
 export { inboundEndpoints } from './inbound-endpoints/resource';

@@ -3,6 +3,7 @@ import type { AuthorizerDefinition, ChannelDefinition, ResourceDefinition, Sched
 import { allDescribed } from '#shared/routes/described';
 import { withPatchAliases, type AuthorizerKind, type OutgoingWebhook, type RouteDefinition } from '#shared/routes/route';
 import * as folders from './resource-modules';
+import { neededRole } from '#shared/member-roles';
 import { WEBHOOK_EXPIRY } from './webhooks/entity';
 import { smsSender } from './sms/capability';
 
@@ -15,7 +16,7 @@ export const resources: readonly ResourceDefinition[] = [
   folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.automations, folders.companies,
   folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs,
   folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports,
-  folders.mcp, folders.oauth, folders.meta,
+  folders.console, folders.mcp, folders.oauth, folders.meta,
 ];
 const unlisted = Object.entries(folders).filter(([, resource]) => !resources.includes(resource));
 if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name]) => name).join(', ')} have a folder but no place in the list of resources (functions/resources.ts)`);
@@ -24,7 +25,9 @@ if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name
 export const entitiesOfChanges = (resource: ResourceDefinition): string[] => [...new Set([...(resource.events ?? []), ...(resource.audited ?? [])].map((source) => source.entity))];
 
 /** The route table: every endpoint of the API, one row each, and the PATCH aliases of the spec's PUTs. */
-export const routes: RouteDefinition[] = allDescribed(withPatchAliases(resources.flatMap(({ name, routes }) => routes.map((route) => ({ ...route, resource: name })))));
+export const routes: RouteDefinition[] = allDescribed(
+  withPatchAliases(resources.flatMap(({ name, routes, sessionRoles }) => routes.map((route) => ({ ...route, resource: name, sessionRole: neededRole(route.method, route.sessionRole, sessionRoles) })))),
+);
 
 /** The groups of the API reference, in order, each with its description. */
 export const tagDescriptions: Record<string, string> = Object.assign({}, ...resources.map((resource) => resource.tags));

@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import type { AuthorizerKind, OutgoingWebhook, RouteDefinition } from './routes/route';
 import type { ResourceTour } from './route-tour';
 import type { ZapierOffers } from './zapier-offers';
+import type { SessionRoles } from './member-roles';
 import type { AuthorizerDefinition, ChannelDefinition, ScheduledJob, WorkerDefinition } from './workers';
 
 // A resource's description names the functions it runs off a route, declared in shared/workers.ts.
@@ -126,6 +127,8 @@ export interface ResourceDefinition {
   /** Its groups in the API reference, each with its description, in the order the reference shows them. */
   tags: Readonly<Record<string, string>>;
   routes: readonly RouteDefinition[];
+  /** The least role a member's session needs for its reads and its writes, where a route does not say (MEMBER unless set). */
+  sessionRoles?: SessionRoles;
   /** Schemas the document names under components.schemas, each with its example. */
   components?: Readonly<Record<string, { schema: v.GenericSchema; example: unknown }>>;
   /** What it POSTs to subscribers, by name: the document's `webhooks`. */

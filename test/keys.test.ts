@@ -23,7 +23,8 @@ const SAMPLES: Record<string, () => object> = Object.assign({}, ...BUILDERS.map(
  * was sent to, an inbound post from its endpoint id, the sweep of unanswered SMS serves every organization at
  * once, the token endpoint and the authorizer find an OAuth code or token from its value, and a client registered by
  * dynamic registration belongs to no organization (any may grant it), and an anonymous caller's requests are counted
- * by its address or client id, which name none. Their partitions cannot start with the organization.
+ * by its address or client id, which name none, and a person signing in to the console presents a phone, a code or a
+ * passkey, which name none either. Their partitions cannot start with the organization.
  */
 const WITHOUT_ORGANIZATION = {
   apiKeyByTokenHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'KEY' },
@@ -33,6 +34,12 @@ const WITHOUT_ORGANIZATION = {
   secretByHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'OAUTH' },
   registeredClient: { pk: 'OAUTHCLIENT#client_1', sk: 'CLIENT' },
   sourceWindow: { pk: 'SOURCELIMIT#sign-up-minute#192.0.2.1', sk: 'WINDOW#1700000000000' },
+  // A person signing in presents a phone, a code or a passkey, none of which names an organization.
+  memberByPhone: { gsi1pk: 'MEMBERPHONE#+61412345678', gsi1sk: `ORG#${O}#MEMBER#0000000001` },
+  membersByPhone: { pk: 'MEMBERPHONE#+61412345678', skPrefix: 'ORG#' },
+  signInCode: { pk: 'SIGNIN#abc', sk: 'CODE' },
+  signInChallenge: { pk: 'SIGNIN#CHALLENGE#abc', sk: 'CHALLENGE' },
+  passkeyByCredential: { gsi1pk: 'PASSKEY#cred_1', gsi1sk: 'PASSKEY' },
 } as const;
 
 describe('every key the table is written and read with', () => {

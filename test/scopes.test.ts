@@ -19,8 +19,8 @@ const api = useTestApi();
 
 const INSUFFICIENT_SCOPE = {
   success: false,
-  message: "The API key's scope does not allow this method",
-  error: { status: 403, message: "The API key's scope does not allow this method", code: 'INSUFFICIENT_SCOPE' },
+  message: "The API key's scope, or the member's role, does not allow this request",
+  error: { status: 403, message: "The API key's scope, or the member's role, does not allow this request", code: 'INSUFFICIENT_SCOPE' },
 };
 
 /** A new organization, its full key's client, and a client for each narrower scope. */

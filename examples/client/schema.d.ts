@@ -1500,6 +1500,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sign-in/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text a sign-in code to a member’s phone
+         * @description Texts a 6-digit code, good for 10 minutes and once, to the phone if it is an active member’s (of one or more organizations), replacing any code sent to it before. The answer is the same whether or not it is: it says nothing of who is a member. A phone is sent at most 3 codes in 15 minutes and 10 a day; an address asks at most 10 an hour.
+         */
+        post: operations["requestSignInCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sign-in/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with the code a phone was texted
+         * @description Signs the member in with the code texted to their phone. A wrong or expired code answers 400 INVALID_CODE, and the code is burnt after 5 wrong tries; a code is used once. A phone that is a member of more than one organization answers 409 CHOOSE_ORGANIZATION, listing them in `details` (`<id>: <name>`): send the same code again with `organizationId`. The answer sets the session cookie `__Host-session` (HttpOnly, Secure, SameSite=Strict, Path=/), a new one at every sign-in. The session ends after 30 minutes without a request and after 12 hours in any case. Every request but GET made with it carries `X-CSRF-Token` (`csrfToken` in this answer).
+         */
+        post: operations["signInWithCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sign-in/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a sign-in with a passkey
+         * @description The WebAuthn options of a passkey sign-in: a challenge good for one use in the next few minutes, and no credential named, so the person’s authenticator offers the passkeys it holds for this site. Hand `options` to the browser, then post what it answers to `POST /v1/sign-in/passkey`.
+         */
+        post: operations["passkeySignInOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sign-in/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey
+         * @description Verifies the browser’s passkey assertion: its challenge (one use), its origin and site, its signature by a passkey a member enrolled, and that the person was verified on the authenticator. Anything else answers 400 PASSKEY_REFUSED, saying why; the person can sign in with a texted code instead. The answer sets the session cookie `__Host-session` (HttpOnly, Secure, SameSite=Strict, Path=/), a new one at every sign-in. The session ends after 30 minutes without a request and after 12 hours in any case. Every request but GET made with it carries `X-CSRF-Token` (`csrfToken` in this answer).
+         */
+        post: operations["signInWithPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member signed in, their organization and passkeys
+         * @description The session’s member, organization, CSRF token (for `X-CSRF-Token`) and end, and the member’s passkeys. The console reads it when it loads; a 401 means no session (sign in again).
+         */
+        get: operations["getCurrentSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling a passkey
+         * @description The WebAuthn options to make a new passkey for the member signed in (a discoverable credential, the person verified), naming the passkeys they have so the authenticator makes no second. A new request replaces one under way.
+         */
+        post: operations["passkeyEnrolmentOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrol a passkey
+         * @description Verifies the authenticator’s new credential against the enrolment under way (its challenge used once) and keeps it: the member can sign in with it from then on. 400 PASSKEY_REFUSED says why one was not accepted.
+         */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out of this session
+         * @description Ends the session the request was made with and clears its cookie in this browser.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out everywhere
+         * @description Ends every session of the member, on every browser and phone, this one included. A request another session had already begun is answered; the gateway may accept a session for up to its authorizer cache’s lifetime after.
+         */
+        delete: operations["signOutEverywhere"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -3639,7 +3819,8 @@ export interface components {
          *       "resourceId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
          *       "action": "updated",
          *       "via": "api",
-         *       "clientId": null
+         *       "clientId": null,
+         *       "memberId": null
          *     }
          */
         AuditEntry: {
@@ -3667,15 +3848,20 @@ export interface components {
             /** @enum {string} */
             action: "created" | "updated" | "deleted";
             /**
-             * @description `api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends) or with an OAuth grant of that key (then `clientId` names the client); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI; `automation`: a step of an automation’s run (its `requestId` the run’s id).
+             * @description `api`: a request with an API key; `mcp`: one the MCP server made for its client, with the client’s key (the key is what is attributed; the label is only the `x-sales-pipeline-via: mcp` header it sends) or with an OAuth grant of that key (then `clientId` names the client); `inbound`: a post to an inbound URL, an SMS reply or an SMS delivery report; `admin`: the operator’s admin CLI; `automation`: a step of an automation’s run (its `requestId` the run’s id); `session`: a member’s session, in the console (`memberId` names the member).
              * @enum {string}
              */
-            via: "api" | "mcp" | "inbound" | "admin" | "automation";
+            via: "api" | "mcp" | "inbound" | "admin" | "automation" | "session";
             /**
              * @description The OAuth client (its `client_id`) the MCP server made the write for, when an OAuth grant of the key authorized it (`GET /v1/oauth/grants`); null otherwise.
              * @default null
              */
             clientId: string | null;
+            /**
+             * @description The member (its id in `GET /v1/organization/members`) whose session made the write (`via: session`); null otherwise.
+             * @default null
+             */
+            memberId: number | null;
         };
         /**
          * @example {
@@ -4340,7 +4526,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything. */
+        /** @description INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything. With a member’s session: INSUFFICIENT_SCOPE too when the member’s role is below the one the operation needs (the operation’s `x-session-role`), and CSRF_TOKEN_REQUIRED for a request other than GET without the session’s `X-CSRF-Token` header. */
         InsufficientScope: {
             headers: {
                 [name: string]: unknown;
@@ -11140,6 +11326,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11187,6 +11374,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11305,6 +11493,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11631,6 +11820,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11844,6 +12034,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -12010,6 +12201,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12967,10 +13159,486 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    requestSignInCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The member’s phone in E.164, as the organization’s admin entered it for the member. */
+                    phone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Text a sign-in code to a member’s phone */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        sent: true;
+                        /** @description How long the code, if one was sent, can be used. */
+                        expiresInSeconds: number;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            /** @description Too many codes asked from this address or for this phone: wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    signInWithCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The member’s phone in E.164, as the organization’s admin entered it for the member. */
+                    phone: string;
+                    code: string;
+                    /** @description Which of the phone’s organizations to sign in to, when it is a member of more than one (409 CHOOSE_ORGANIZATION lists them). */
+                    organizationId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sign in with the code a phone was texted */
+            201: {
+                headers: {
+                    /** @description The session cookie, `__Host-session=<token>; Path=/; Secure; HttpOnly; SameSite=Strict`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: {
+                            member: components["schemas"]["Member"];
+                            organization: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Send it in `X-CSRF-Token` with every request but GET made with this session. */
+                            csrfToken: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends unless used before: its idle end, never past its absolute end.
+                             */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            /** @description More than 20 sign-in attempts from this address this minute: wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    passkeySignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Start a sign-in with a passkey */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The WebAuthn options as JSON (PublicKeyCredentialRequestOptionsJSON for a sign-in, …CreationOptionsJSON for an enrolment): hand them to the browser (`startAuthentication` or `startRegistration` of @simplewebauthn/browser). */
+                        options: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            /** @description More than 20 sign-in attempts from this address this minute: wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        /** @default {} */
+                        clientExtensionResults?: Record<string, never>;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Sign in with a passkey */
+            201: {
+                headers: {
+                    /** @description The session cookie, `__Host-session=<token>; Path=/; Secure; HttpOnly; SameSite=Strict`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: {
+                            member: components["schemas"]["Member"];
+                            organization: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Send it in `X-CSRF-Token` with every request but GET made with this session. */
+                            csrfToken: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends unless used before: its idle end, never past its absolute end.
+                             */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            /** @description More than 20 sign-in attempts from this address this minute: wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member signed in, their organization and passkeys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        session: {
+                            member: components["schemas"]["Member"];
+                            organization: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description Send it in `X-CSRF-Token` with every request but GET made with this session. */
+                            csrfToken: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends unless used before: its idle end, never past its absolute end.
+                             */
+                            expiresAt: string;
+                            passkeys: {
+                                /** @description The credential id (base64url), as the authenticator names it. */
+                                id: string;
+                                name: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                lastUsedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    passkeyEnrolmentOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Start enrolling a passkey */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The WebAuthn options as JSON (PublicKeyCredentialRequestOptionsJSON for a sign-in, …CreationOptionsJSON for an enrolment): hand them to the browser (`startAuthentication` or `startRegistration` of @simplewebauthn/browser). */
+                        options: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credential: {
+                        id: string;
+                        rawId: string;
+                        /** @constant */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            transports?: string[];
+                        };
+                        /** @default {} */
+                        clientExtensionResults?: Record<string, never>;
+                    };
+                    /** @description What the member calls it (“Work phone”); the authenticator’s kind when absent. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Enrol a passkey */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkey: {
+                            /** @description The credential id (base64url), as the authenticator names it. */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign out of this session */
+            200: {
+                headers: {
+                    /** @description Clears `__Host-session`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many sessions ended. */
+                        signedOut: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    signOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign out everywhere */
+            200: {
+                headers: {
+                    /** @description Clears `__Host-session`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many sessions ended. */
+                        signedOut: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (116 tools in about 544 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (121 tools in about 553 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;
@@ -13541,6 +14209,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];

@@ -14,4 +14,5 @@ export const auditEntry = {
   action: 'updated',
   via: 'api',
   clientId: null,
+  memberId: null,
 };

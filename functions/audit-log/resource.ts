@@ -12,6 +12,8 @@ export const auditLog = defineResource({
   name: 'audit-log',
   tags: { 'Audit log': 'Who wrote what: every committed write of a record, with the API key and request that made it.' },
   routes: auditLogRoutes,
+  // Who and what reaches the organization: an admin's alone, read or changed (shared/member-roles.ts).
+  sessionRoles: { read: 'ADMIN', write: 'ADMIN' },
   components: namedComponents({ AuditEntry }, examples),
   keys: [{ builders: auditKeys, samples: auditKeySamples }],
 });

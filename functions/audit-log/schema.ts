@@ -32,15 +32,16 @@ export const AuditEntry = v.object({
         (the key is what is attributed; the label is only the \`x-sales-pipeline-via: mcp\` header it sends) or with
         an OAuth grant of that key (then \`clientId\` names the client); \`inbound\`: a post to an inbound URL, an SMS
         reply or an SMS delivery report; \`admin\`: the operator’s admin CLI; \`automation\`: a step of an
-        automation’s run (its \`requestId\` the run’s id).
+        automation’s run (its \`requestId\` the run’s id); \`session\`: a member’s session, in the console (\`memberId\` names the member).
       `,
     ),
   ),
   clientId: v.pipe(v.optional(v.nullable(v.string()), null), v.description('The OAuth client (its `client_id`) the MCP server made the write for, when an OAuth grant of the key authorized it (`GET /v1/oauth/grants`); null otherwise.')),
+  memberId: v.pipe(v.optional(v.nullable(v.pipe(v.number(), v.integer())), null), v.description('The member (its id in `GET /v1/organization/members`) whose session made the write (`via: session`); null otherwise.')),
 });
 export type AuditEntry = v.InferOutput<typeof AuditEntry>;
-// The entry the writers build is the one the API answers (an entry stored before clientId existed reads as null).
-AuditEntry satisfies v.GenericSchema<Omit<AuditEntryShape, 'clientId'> & { clientId?: string | null }, AuditEntryShape>;
+// The entry the writers build is the one the API answers (an entry stored before clientId or memberId existed reads as null).
+AuditEntry satisfies v.GenericSchema<Omit<AuditEntryShape, 'clientId' | 'memberId'> & { clientId?: string | null; memberId?: number | null }, AuditEntryShape>;
 
 /** A kind of record as entries name it: one the log has, as every other filter refuses what it cannot match. */
 const ResourceType = v.pipe(

@@ -14,6 +14,8 @@ export const automations = defineResource({
   name: 'automations',
   tags: { Automations: 'Texts, notes, status moves and webhooks run for a trigger’s events, with waits between them: missed-call text-back, instant replies, reminders, follow-ups and review requests.' },
   routes: [...automationRoutes, ...runRoutes],
+  // A member's session reads them; changing them is the pipeline's settings (shared/member-roles.ts).
+  sessionRoles: { write: 'MANAGER' },
   components: namedComponents({ Automation, AutomationRun: Run }, { ...examples, ...runExamples }),
   channels: automationChannels,
   workers: automationWorkers,

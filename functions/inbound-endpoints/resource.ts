@@ -12,6 +12,8 @@ export const inboundEndpoints = defineResource({
   tags: { Inbound: 'URLs that web forms, email parsers and call or chat agents post inquiries to, with a token or a Standard Webhooks signature instead of an API key.' },
   // The post's bodies and answer, as the document shows them: no function of these routes parses them.
   routes: inboundEndpointRoutes.map((route) => (route === receiveInbound ? described(receiveInbound, { requestBodies: INBOUND_POST_BODIES, response: IngestedInquiry }) : route)),
+  // Who and what reaches the organization: an admin's alone, read or changed (shared/member-roles.ts).
+  sessionRoles: { read: 'ADMIN', write: 'ADMIN' },
   // Finds the endpoint by the path's id (one Query on gsi1), so its organization's usage plan meters the public route.
   // Not cached: its answer depends on the endpoint id, and a cached answer keyed by anything else could meter one
   // organization's posts against another's plan.

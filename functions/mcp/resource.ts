@@ -6,4 +6,6 @@ export const mcp = defineResource({
   name: 'mcp',
   tags: { MCP: 'The API as tools for AI agents, over the Model Context Protocol: curated tools for a voice agent, every route on request, the receptionist context as a resource and the live call as a prompt.' },
   routes: mcpRoutes,
+  // Who and what reaches the organization: an admin's alone, read or changed (shared/member-roles.ts).
+  sessionRoles: { read: 'ADMIN', write: 'ADMIN' },
 });

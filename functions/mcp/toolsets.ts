@@ -20,5 +20,6 @@ export const RESOURCE_TOOLSETS = [
   'inbound_endpoints',
   'receptionist',
   'reports',
+  'console',
   'oauth',
 ] as const;

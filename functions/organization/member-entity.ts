@@ -17,7 +17,17 @@ export const memberKeys = {
   memberEmail: (o: string, email: string): Key => ({ pk: org(o), sk: `MEMBEREMAIL#${normalizeName(email)}` }),
   /** user_… → its member, so POST /v1/sms can check the sender in one read. */
   user: (o: string, userId: string): Key => ({ pk: org(o), sk: `USER#${userId}` }),
+  /**
+   * gsi1 of a member with a phone: its organization and id by the phone alone, as a person signing in knows nothing
+   * else (a named exception, test/keys.test.ts). One phone may be a member of several organizations.
+   */
+  memberByPhone: (phone: string, o: string, id: number) => ({ gsi1pk: `MEMBERPHONE#${phone}`, gsi1sk: `${org(o)}#MEMBER#${pad(id)}` }),
+  membersByPhone: (phone: string): Collection => ({ pk: `MEMBERPHONE#${phone}`, skPrefix: 'ORG#' }),
 } as const;
+
+/** The member's phone index entry, or the attributes to remove when it has no phone. */
+export const phoneIndexOf = (organizationId: string, member: Pick<Member, 'id' | 'phone'>) =>
+  member.phone ? { set: memberKeys.memberByPhone(member.phone, organizationId, member.id), remove: [] } : { set: {}, remove: ['gsi1pk', 'gsi1sk'] };
 
 /** The names of the members' and invitations' counter items (`COUNT#<name>`). */
 export const memberCounterNames = {
@@ -38,10 +48,12 @@ export const memberKeySamples: KeySamples<typeof memberKeys> = {
   invitations: () => memberKeys.invitations(O),
   memberEmail: () => memberKeys.memberEmail(O, 'a@example.com'),
   user: () => memberKeys.user(O, 'user_1'),
+  memberByPhone: () => memberKeys.memberByPhone('+61412345678', O, 1),
+  membersByPhone: () => memberKeys.membersByPhone('+61412345678'),
 };
 
 export function toMemberItem(organizationId: string, member: Member, createdAt: string) {
-  return { ...memberKeys.member(organizationId, member.id), ...changeLogKey(organizationId, MEMBER_CHANGES), entity: 'MEMBER', ...member, createdAt };
+  return { ...memberKeys.member(organizationId, member.id), ...changeLogKey(organizationId, MEMBER_CHANGES), ...phoneIndexOf(organizationId, member).set, entity: 'MEMBER', ...member, createdAt };
 }
 
 /** A member's item read as the member (its hours as storedHours reads them). */

@@ -3,9 +3,9 @@ import { WeeklyHours } from '#shared/schedule';
 import { Email, NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '#shared/schema';
 import { TypedPhone } from '../leads/attributes';
 
-/** ADMIN manages the account and its keys, MANAGER the pipeline and team, MEMBER works leads. */
-export const MEMBER_ROLES = ['ADMIN', 'MANAGER', 'MEMBER'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
+import { MEMBER_ROLES, type MemberRole } from '#shared/member-roles';
+
+export { MEMBER_ROLES, type MemberRole };
 
 export const MemberUser = v.object({ id: v.string(), email: v.string() });
 

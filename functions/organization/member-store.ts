@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { invitationAudit, memberAudit, memberCounterNames, memberKeys } from './member-entity';
-import { INVITATION_CHANGES, MEMBER_CHANGES, fromInvitationItem, fromMemberItem, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
+import { INVITATION_CHANGES, MEMBER_CHANGES, fromInvitationItem, fromMemberItem, phoneIndexOf, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
 import { ConflictError, NotFoundError } from '#shared/errors';
 import { now } from '#shared/ids';
 import type { Page, PageRequest } from '#shared/pagination';
@@ -69,9 +69,11 @@ export async function writeMemberChanges(organizationId: string, member: Member,
   const newEmail = email !== undefined && email !== member.user.email ? email : undefined;
   const user = newEmail === undefined ? undefined : { ...member.user, email: newEmail };
   const lookup = { isDisabled: changes.isDisabled, email: newEmail };
+  // The phone a person signs in with finds the member by its index entry, which moves with it.
+  const phoneIndex = changes.phone === undefined ? undefined : phoneIndexOf(organizationId, { id: member.id, phone: changes.phone });
   await transact([
     ...(keptAdmin ? [stillRole(organizationId, keptAdmin.id, 'ADMIN')] : []),
-    setFields(memberKeys.member(organizationId, member.id), { ...fields, user, updatedAt }, { condition: asRead, onConditionFailed: () => new StaleWrite() }),
+    setFields(memberKeys.member(organizationId, member.id), { ...fields, user, updatedAt, ...phoneIndex?.set }, { remove: phoneIndex?.remove, condition: asRead, onConditionFailed: () => new StaleWrite() }),
     ...(Object.values(lookup).some((value) => value !== undefined) ? [setFields(memberKeys.user(organizationId, member.user.id), lookup, { onConditionFailed: memberNotFound })] : []),
     ...(newEmail === undefined ? [] : emailMove(organizationId, member, newEmail)),
   ]);

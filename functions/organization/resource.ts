@@ -12,6 +12,8 @@ export const organization = defineResource({
   name: 'organization',
   tags: { Organization: 'The organization the API key belongs to: its settings, members, invitations and services by trade category.' },
   routes: organizationRoutes,
+  // Its settings, members and invitations are an admin's to change; every member reads them (shared/member-roles.ts).
+  sessionRoles: { write: 'ADMIN' },
   components: namedComponents({ Member, MemberUser, Invitation, Organization }, examples),
   ...changes,
   keys: [{ builders: organizationKeys, samples: organizationKeySamples }, { builders: memberKeys, samples: memberKeySamples }],

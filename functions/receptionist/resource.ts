@@ -7,5 +7,7 @@ export const receptionist = defineResource({
   name: 'receptionist',
   tags: { Receptionist: 'What an AI receptionist asks during a live call: who is calling, and what the business may say.' },
   routes: receptionistRoutes,
+  // A member's session reads them; changing them is the pipeline's settings (shared/member-roles.ts).
+  sessionRoles: { write: 'MANAGER' },
   components: namedComponents({ ReceptionistService }, {}),
 });

@@ -12,6 +12,8 @@ export const reports = defineResource({
   name: 'reports',
   tags: { Reports: 'The pipeline in numbers over a range of days: what came in, how fast it was answered, what was booked, won and lost.' },
   routes: reportRoutes,
+  // A member's session reads them; changing them is the pipeline's settings (shared/member-roles.ts).
+  sessionRoles: { write: 'MANAGER' },
   components: namedComponents({ ReportSummary, ReportTimeseries, ReportFunnel }, examples),
   // The table stream's second reader (DynamoDB Streams advise at most two per shard): it keeps the day counters, so a
   // counting fault holds back no event or webhook, and RecordEvents' faults hold back no count (functions/reports/count.ts).

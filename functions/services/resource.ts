@@ -14,6 +14,8 @@ export const services = defineResource({
     Scenarios: 'What the AI receptionist says and asks when a caller wants a service.',
   },
   routes: serviceRoutes,
+  // A member's session reads them; changing them is the pipeline's settings (shared/member-roles.ts).
+  sessionRoles: { write: 'MANAGER' },
   components: namedComponents({ Service, ServiceCategory, CategoryService, TradeCategory, Scenario, ScenarioSummary, ScenarioQuestion, ScenarioOutcome }, examples),
   ...changes,
   keys: [{ builders: serviceKeys, samples: serviceKeySamples }],

@@ -11,6 +11,8 @@ export const webhooks = defineResource({
   name: 'webhooks',
   tags: { Webhooks: 'Subscriptions that receive events as signed HTTP POSTs (Standard Webhooks), retried for 24 hours, with every attempt logged.' },
   routes: webhookRoutes,
+  // Who and what reaches the organization: an admin's alone, read or changed (shared/member-roles.ts).
+  sessionRoles: { read: 'ADMIN', write: 'ADMIN' },
   // The delivery queue's consumer: one signed POST per message, retried with backoff. It reads the subscription,
   // records the attempt, marks or disables the subscription; npm start's queue hands each job to `deliver`. It signs
   // with the subscription's secrets, opened.

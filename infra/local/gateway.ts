@@ -50,15 +50,13 @@ function lambdaContext(name: string): Context {
   };
 }
 
-/** API Gateway's wildcard match of an execute-api ARN against a policy resource. */
+/** API Gateway's evaluation of an execute-api ARN against the policy: some statement allows it, and none denies it. */
 function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
-  return result.policyDocument.Statement.some((statement) => {
+  const matching = result.policyDocument.Statement.filter((statement) => {
     const resources = 'Resource' in statement ? [statement.Resource].flat() : [];
-    const matches = resources.some((resource) =>
-      new RegExp(`^${String(resource).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(methodArn),
-    );
-    return statement.Effect === 'Allow' && matches;
+    return resources.some((resource) => new RegExp(`^${String(resource).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(methodArn));
   });
+  return matching.some((statement) => statement.Effect === 'Allow') && !matching.some((statement) => statement.Effect === 'Deny');
 }
 
 /** A path segment with malformed percent-encoding (`%E0%A4%A`) is the caller's error, as API Gateway answers it. */

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
 import { CHANNELS, routes, WORKERS } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
+import { behindConsoleEdge } from './edge';
 import { loadAuthorizer, loadFunction, loadHandler } from './handlers';
 import { createUsagePlanMeter, meteredPlanOf } from './rate-limiter';
 import { startTableStream, type StreamBatchHandler, type TableStream } from './table-stream';
@@ -217,7 +218,7 @@ export async function startLocalServer(
   };
   const authorizeAlone: NonNullable<LocalGatewayOptions['aroundAuthorize']> = (authorize) => invocation(() => (aroundAuthorize ? aroundAuthorize(authorize) : authorize()));
   const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize: authorizeAlone, authorizerCacheTtlMs, meter: createUsagePlanMeter(meteredPlanOf(getOrganizationUsagePlan)) });
-  const server = createServer(await withSimulatedTopics(gateway, stream));
+  const server = createServer(behindConsoleEdge(await withSimulatedTopics(gateway, stream)));
   await listen(server, port).catch(async (error: unknown) => {
     await stream.stop();
     throw error;

@@ -3,8 +3,8 @@ import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Key, type KeySample
 import { TTL_ATTRIBUTE } from '../table';
 import type { Writer } from './writer';
 
-/** How a write reached the table: a keyed request, one the MCP server made for its client, an inbound post or provider report, the admin CLI, an automation's run. */
-export const AUDIT_VIAS = ['api', 'mcp', 'inbound', 'admin', 'automation'] as const;
+/** How a write reached the table: a keyed request, one the MCP server made for its client, an inbound post or provider report, the admin CLI, an automation's run, a member's session (the owners' app). */
+export const AUDIT_VIAS = ['api', 'mcp', 'inbound', 'admin', 'automation', 'session'] as const;
 export type AuditVia = (typeof AUDIT_VIAS)[number];
 
 /**
@@ -40,6 +40,8 @@ export interface AuditEntry {
   via: AuditVia;
   /** The OAuth client the write was made for, through the MCP server; null for any other write (and entries written before OAuth). */
   clientId: string | null;
+  /** The member whose session made the write; null for any other write (and entries written before sessions). */
+  memberId: number | null;
 }
 
 const org = organizationPartition;
@@ -105,4 +107,5 @@ export const auditEntryOf = (writer: Writer, record: Pick<AuditedRecord, 'resour
   action,
   via: writer.via,
   clientId: writer.clientId ?? null,
+  memberId: writer.memberId ?? null,
 });

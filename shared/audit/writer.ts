@@ -15,6 +15,8 @@ export interface Writer {
   via: AuditVia;
   /** The OAuth client the MCP server acted for (`via: mcp` with an OAuth token); absent or null otherwise. */
   clientId?: string | null;
+  /** The member whose session made the request (`via: session`); absent or null otherwise. */
+  memberId?: number | null;
 }
 
 /** What each Put and Update of a writer carries on its item: the writer, when, and which of its writes it was. */

@@ -8,6 +8,6 @@ import { crudTests } from './tests';
  * its events and audited kind and what its tests read all come from the collection; the resource gives its name,
  * its tag's words and its key builders.
  */
-export function crudResource<F extends FieldTable>(collection: CrudResource<F>, own: Pick<ResourceDefinition, 'name' | 'tags' | 'keys'>) {
+export function crudResource<F extends FieldTable>(collection: CrudResource<F>, own: Pick<ResourceDefinition, 'name' | 'tags' | 'keys' | 'sessionRoles'>) {
   return defineResource({ ...own, routes: collection.routes, components: collection.components, ...collection.changes, tests: crudTests(collection) });
 }

@@ -41,7 +41,7 @@ export const GATEWAY_RESPONSES = {
   // HTTP's 401 names the scheme the client must use (RFC 9110 §11.6.1; Bearer, RFC 6750 §3).
   UNAUTHORIZED: { type: 'UNAUTHORIZED', status: 401, message: 'Invalid or expired token', headers: { 'WWW-Authenticate': 'Bearer realm="sales-pipeline"' } },
   // The authorizer's policy allows only the methods of the key's scope (shared/auth/scopes.ts): another is refused here.
-  ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 403, message: "The API key's scope does not allow this method", code: 'INSUFFICIENT_SCOPE' },
+  ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 403, message: "The API key's scope, or the member's role, does not allow this request", code: 'INSUFFICIENT_SCOPE' },
   // API Gateway calls an unknown route a missing token; for the API's users it is an unknown route.
   MISSING_AUTHENTICATION_TOKEN: { type: 'MISSING_AUTHENTICATION_TOKEN', status: 404, message: 'Not found', code: 'NOT_FOUND' },
   // Usage-plan limits per organization (see usage-plans.ts): both are RATE_LIMITED, told apart by the message.

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { refusedUnrun, ValidationError } from '../errors';
 import { unauthorizedByFunction } from './gateway-responses';
 import { AUDIENCE_BOUND } from '../auth/tokens';
+import { memberSessionChecks, memberSessionOf } from './member-session';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { answersIdempotently, IDEMPOTENCY_HEADER, readsBody, routeId, takesNoFields } from '../routes/route';
@@ -180,6 +181,15 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
       },
     });
   }
+  // A member's session is for the API's own routes: the MCP server's audience takes OAuth tokens and keys alone.
+  if (route.auth !== 'none' && route.tokenAudience) {
+    chain.use({
+      before: ({ event }) => {
+        if (memberSessionOf(event.requestContext?.authorizer)) throw refusedUnrun(unauthorizedByFunction());
+      },
+    });
+  }
+  if (route.auth !== 'none') chain.use(memberSessionChecks());
   const { admission } = route;
   const takesNoKey = route.idempotencyKey === false;
   if (admission || takesNoKey) {

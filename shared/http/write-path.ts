@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { RouteDefinition } from '../routes/route';
 import { VIA_HEADER } from '../audit/entry';
 import { asWriter, type Writer } from '../audit/writer';
+import { memberSessionOf } from './member-session';
 import { claimIdempotencyKey, completeIdempotencyKey, leaveIdempotencyKeyUnknown, releaseIdempotencyKey } from '../store/idempotency';
 import { asAttempt } from '../own-writes';
 import { attemptOf, idempotency, type IdempotencyStore } from './idempotency';
@@ -39,6 +40,8 @@ function writerOf(route: Pick<RouteDefinition, 'auth'>, event: APIGatewayProxyEv
   const label = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === VIA_HEADER)?.[1];
   // A request with an OAuth token the authorizer resolved: the MCP server's for its client, whatever label it carries.
   const clientId = keyId && typeof context.clientId === 'string' && context.clientId;
+  const session = route.auth === 'none' ? undefined : memberSessionOf(context);
+  if (session) return { keyId: null, keyName: null, requestId: event.requestContext?.requestId ?? '', method: event.httpMethod, path: event.path, via: 'session', memberId: session.memberId };
   return {
     keyId,
     keyName: keyId && typeof context.keyName === 'string' && context.keyName ? context.keyName : null,

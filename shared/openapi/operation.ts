@@ -103,6 +103,8 @@ export function operation(route: RouteDefinition, api: ApiDescription): Json {
   const { components, routes, examples } = api;
   const op: Json = { operationId: route.operationId, summary: route.summary, description: route.description, tags: [route.tag] };
   if (route.auth === 'none') op.security = [];
+  // The least role a member's session needs, which the gateway holds a session to (a key is held to its scope).
+  else if (!route.tokenAudience) op['x-session-role'] = route.sessionRole ?? 'MEMBER';
   const params = parameters(route, idempotencyParameter(api.idempotencyKey));
   if (params.length) op.parameters = params;
   const example = requestExampleOf(route, { components, examples });

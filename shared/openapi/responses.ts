@@ -45,10 +45,15 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
   },
   403: {
     name: 'InsufficientScope',
-    description: 'INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything.',
+    description: prose`
+      INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A \`read\` key may only GET; a \`write\` key
+      may not DELETE; a \`full\` key may do everything. With a member’s session: INSUFFICIENT_SCOPE too when the
+      member’s role is below the one the operation needs (the operation’s \`x-session-role\`), and CSRF_TOKEN_REQUIRED
+      for a request other than GET without the session’s \`X-CSRF-Token\` header.
+    `,
     example: gatewayResponseBody(GATEWAY_RESPONSES.ACCESS_DENIED),
     // A route every scope reaches (POST /mcp) documents a 403 of its own and never this one.
-    appliesTo: (route) => route.auth !== 'none' && someScopeRefuses(route.method, route.path),
+    appliesTo: (route) => mayRefuseCaller(route),
   },
   404: {
     name: 'NotFound',
@@ -106,6 +111,13 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
 export const sharedExamples = ({ name, example, otherExamples }: (typeof SHARED_ERRORS)[number]): Examples =>
   examplesObject({ ...(example === undefined ? {} : { [name]: example }), ...otherExamples });
 
+/**
+ * Whether a keyed route may refuse its caller 403: a key's scope that does not allow the method, or a member's session
+ * below the route's role or changing something without its CSRF token. The MCP server's route takes no session.
+ */
+const mayRefuseCaller = (route: RouteDefinition) =>
+  route.auth !== 'none' && (someScopeRefuses(route.method, route.path) || (!route.tokenAudience && (route.method !== 'GET' || (route.sessionRole ?? 'MEMBER') !== 'MEMBER')));
+
 export const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
 
 export const honoursIdempotencyKey = (route: RouteDefinition) => isIdempotent(route) && route.auth !== 'none';
@@ -145,7 +157,7 @@ export function statusesOf(route: RouteDefinition): number[] {
   const statuses = new Set([route.status, ...route.errors, ...Object.keys(route.responses ?? {}).map(Number), 400, 429, 500]);
   if (route.auth !== 'none') statuses.add(401);
   // A key whose scope does not allow the method is refused by the gateway (every scope may GET).
-  if (route.auth !== 'none' && someScopeRefuses(route.method, route.path)) statuses.add(403);
+  if (mayRefuseCaller(route)) statuses.add(403);
   // A write that meets other requests' writes of the same records as often as it retries answers 409 CONFLICT.
   if (honoursIdempotencyKey(route) || writesRecords(route)) statuses.add(409);
   if (readsBody(route)) statuses.add(413);

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { PolicyStatement } from '../iam';
+import type { MemberRole } from '../member-roles';
 import type { IndexName, SharedPartition } from '../table';
 import { DYNAMO_ACTIONS, type DynamoAction } from '../table';
 
@@ -177,6 +178,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   alsoPatch?: boolean;
   /** On a derived PATCH row: the operationId of the PUT it answers for. */
   aliasOf?: string;
+  /**
+   * The least role a member's session needs to call it (shared/member-roles.ts): set by the list of resources from the
+   * row's own or its resource's `sessionRoles`; MEMBER when neither says. An API key is held to its scope instead.
+   */
+  sessionRole?: MemberRole;
 }
 
 /** The REQUEST authorizers of the API Gateway, by name: the API key's (`apiKey`, functions/authorizer.ts), and those resources provide. */

@@ -1,0 +1,106 @@
+import { createHash, randomInt } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { clock } from '#shared/clock';
+import { ApiError } from '#shared/errors';
+import { newId } from '#shared/ids';
+import { logger } from '#shared/observability';
+import { TTL_ATTRIBUTE } from '#shared/table';
+import { sameSecret } from '#shared/auth/tokens';
+import { smsSender } from '../sms/sender';
+import { consoleKeys } from './entity';
+import { membershipsOf, type Membership } from './memberships';
+import { SIGN_IN_CODE } from './settings';
+
+const phoneHashOf = (phone: string) => createHash('sha256').update(phone).digest('hex');
+/** A code is stored as a hash bound to its phone: the table holds no code, and one phone's code is no other's. */
+const codeHashOf = (phone: string, code: string) => createHash('sha256').update(`${phoneHashOf(phone)}:${code}`).digest('hex');
+
+export const CODE_LIFETIME_SECONDS = SIGN_IN_CODE.lifetimeMinutes * 60;
+
+/** The one refusal of a code, whatever was wrong: it never says whether the phone is a member's. */
+export const invalidCode = () => new ApiError(400, 'That code is wrong or has expired. Ask for a new one.', 'INVALID_CODE');
+
+export const signInText = (code: string) => `${code} is your sign-in code. It expires in ${SIGN_IN_CODE.lifetimeMinutes} minutes. Never share it: no one will ask you for it.`;
+
+/**
+ * Sends a new code to a phone that is an active member's, replacing any code it was sent before. A phone that is no
+ * member's gets the same answer and the same writes, and no text: the caller learns nothing of who is a member.
+ */
+export async function sendSignInCode(phone: string): Promise<void> {
+  const memberships = await membershipsOf(phone);
+  const code = String(randomInt(0, 10 ** SIGN_IN_CODE.digits)).padStart(SIGN_IN_CODE.digits, '0');
+  const atMs = clock.now();
+  await dynamo.send(
+    new PutCommand({
+      TableName: config.tableName,
+      Item: { ...consoleKeys.signInCode(phoneHashOf(phone)), entity: 'SIGN_IN_CODE', codeHash: codeHashOf(phone, code), attempts: 0, expiresAt: new Date(atMs + CODE_LIFETIME_SECONDS * 1000).toISOString(), [TTL_ATTRIBUTE]: Math.ceil(atMs / 1000) + CODE_LIFETIME_SECONDS },
+    }),
+  );
+  const [first] = memberships;
+  if (!first) return;
+  // From the number the member's organization texts from, if it has one: the text comes from the business they know.
+  await smsSender().send({
+    organizationId: first.organization.id,
+    messageId: newId('message'),
+    inquiryId: '',
+    threadId: '',
+    userId: null,
+    memberId: first.member.id,
+    from: first.organization.smsSenderId,
+    to: phone,
+    body: signInText(code),
+    createdAt: new Date(atMs).toISOString(),
+  });
+  logger.info('sign-in code sent', { organizationId: first.organization.id, memberId: first.member.id });
+}
+
+/** More than one organization has this phone as a member's: the person says which (the code stays good meanwhile). */
+export function chooseOrganization(memberships: readonly Membership[]): ApiError {
+  return new ApiError(409, 'This phone signs in to more than one organization: send organizationId, one of those listed.', 'CHOOSE_ORGANIZATION', memberships.map(({ organization }) => ({ path: 'organizationId', message: `${organization.id}: ${organization.name}` })));
+}
+
+/**
+ * The membership a correct code signs in to, the code used up in doing so (a conditional delete: of two requests with
+ * it at once, one signs in). A wrong code counts against the code, which is burnt at its last attempt.
+ */
+export async function useSignInCode(phone: string, code: string, organizationId: string | undefined): Promise<Membership> {
+  const key = consoleKeys.signInCode(phoneHashOf(phone));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }));
+  if (!Item || String(Item.expiresAt) <= new Date(clock.now()).toISOString()) throw invalidCode();
+  if (!sameSecret(codeHashOf(phone, code), String(Item.codeHash))) {
+    await countWrongCode(key, String(Item.codeHash));
+    throw invalidCode();
+  }
+  const memberships = await membershipsOf(phone);
+  const chosen = organizationId === undefined ? (memberships.length === 1 ? memberships[0] : undefined) : memberships.find(({ organization }) => organization.id === organizationId);
+  if (!chosen && organizationId === undefined && memberships.length > 1) throw chooseOrganization(memberships);
+  if (!chosen) throw invalidCode();
+  await dynamo
+    .send(new DeleteCommand({ TableName: config.tableName, Key: key, ConditionExpression: 'codeHash = :hash', ExpressionAttributeValues: { ':hash': Item.codeHash } }))
+    .catch((error: unknown) => {
+      throw (error as Error).name === 'ConditionalCheckFailedException' ? invalidCode() : error;
+    });
+  return chosen;
+}
+
+/** One more wrong attempt at the code read; at its last, the code goes (still the code read: a new one is left alone). */
+async function countWrongCode(key: { pk: string; sk: string }, codeHash: string): Promise<void> {
+  await dynamo
+    .send(
+      new UpdateCommand({
+        TableName: config.tableName,
+        Key: key,
+        UpdateExpression: 'ADD attempts :one',
+        ConditionExpression: 'codeHash = :hash AND attempts < :lastAllowed',
+        ExpressionAttributeValues: { ':one': 1, ':hash': codeHash, ':lastAllowed': SIGN_IN_CODE.attempts - 1 },
+      }),
+    )
+    .catch(async (error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: key, ConditionExpression: 'codeHash = :hash', ExpressionAttributeValues: { ':hash': codeHash } })).catch((failed: unknown) => {
+        if ((failed as Error).name !== 'ConditionalCheckFailedException') throw failed;
+      });
+    });
+}

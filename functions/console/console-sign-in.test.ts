@@ -1,0 +1,264 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useTestApi, type Client } from '../../test/support/api';
+import { createMember } from '../organization/member-rules';
+import { sentLocally } from '../sms/local-provider';
+import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
+import { signInText } from './codes';
+
+/**
+ * A member signs in to the console with a code texted to their phone: through the local server, its edge (the session
+ * cookie becomes the bearer token, as the CloudFront Function does) and the API's one authorizer, against DynamoDB
+ * Local. Passkeys are signed in with by a real browser's virtual authenticator (./console.test.ts).
+ */
+const api = useTestApi({ clock: 'manual', events: true });
+
+// Every request of the file comes from one address, which may ask for 10 codes an hour: each test starts an hour on.
+beforeEach(() => api.advanceTime('PT1H'));
+
+let phones = 0;
+/** A phone no other test of the file uses (each phone has its own limits). */
+const newPhone = () => `+614123${String(45_000 + ++phones).padStart(5, '0')}`;
+
+/** The code the local SMS provider last texted to a phone. */
+function codeTextedTo(phone: string): string {
+  const text = sentLocally.filter((sms) => sms.to === phone).at(-1)?.body ?? '';
+  const code = /^(\d{6}) is your sign-in code/.exec(text)?.[1];
+  if (!code) throw new Error(`No sign-in code was texted to ${phone}`);
+  return code;
+}
+
+/** A client that sends the session's cookie, as the browser would, and its CSRF token when told. */
+function browser(cookie: string, csrfToken?: string): Client {
+  const client = api.anonymous;
+  const withSession = (options: { headers?: Record<string, string> } = {}) => ({ ...options, headers: { cookie, ...(csrfToken ? { 'x-csrf-token': csrfToken } : {}), ...options.headers } });
+  return {
+    request: (method, path, options) => client.request(method, path, withSession(options)),
+    get: (path, options) => client.get(path, withSession(options)),
+    post: (path, body, options) => client.post(path, body, withSession(options)),
+    put: (path, body, options) => client.put(path, body, withSession(options)),
+    patch: (path, body, options) => client.patch(path, body, withSession(options)),
+    delete: (path, options) => client.delete(path, withSession(options)),
+  };
+}
+
+const cookieOf = (setCookie: string | null) => {
+  const match = new RegExp(`^${SESSION_COOKIE}=(sps_[^;]+);`).exec(setCookie ?? '');
+  if (!match) throw new Error(`No session cookie in ${setCookie}`);
+  return `${SESSION_COOKIE}=${match[1]}`;
+};
+
+/** An organization with a member of `role` whose phone is `phone`. */
+async function memberWithPhone(role: 'ADMIN' | 'MANAGER' | 'MEMBER', phone = newPhone()) {
+  const organization = await api.organization();
+  const member = await createMember(organization.organizationId, { role, firstName: 'Sam', lastName: 'Okafor', email: `sam${phones}@example.com.au`, phone });
+  return { ...organization, member, phone };
+}
+
+/** Signs the phone in (its one organization) and answers the browser with the session and its CSRF token. */
+async function signIn(phone: string) {
+  expect((await api.anonymous.post('/v1/sign-in/codes', { phone })).status).toBe(202);
+  const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code: codeTextedTo(phone) });
+  expect(signedIn.status).toBe(201);
+  const cookie = cookieOf(signedIn.headers.get('set-cookie'));
+  return { cookie, csrfToken: signedIn.body.session.csrfToken as string, body: signedIn.body, session: browser(cookie, signedIn.body.session.csrfToken) };
+}
+
+describe('signing in with a texted code', () => {
+  it('texts a code to a member’s phone, signs in with it to a session cookie, and the session reads as the member', async () => {
+    const { member, phone, organizationId } = await memberWithPhone('ADMIN');
+    const asked = await api.anonymous.post('/v1/sign-in/codes', { phone });
+    expect(asked).toMatchObject({ status: 202, body: { sent: true, expiresInSeconds: SIGN_IN_CODE.lifetimeMinutes * 60 } });
+    const code = codeTextedTo(phone);
+    expect(sentLocally.filter((sms) => sms.to === phone).at(-1)).toMatchObject({ organizationId, memberId: member.id, body: signInText(code) });
+
+    const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code });
+    expect(signedIn.status).toBe(201);
+    expect(signedIn.headers.get('set-cookie')).toMatch(new RegExp(`^${SESSION_COOKIE}=sps_[A-Za-z0-9_-]+; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=${SESSION_LIFETIME.absoluteHours * 3600}$`));
+    expect(signedIn.body.session).toMatchObject({ member: { id: member.id, role: 'ADMIN', phone }, organization: { id: organizationId } });
+
+    const me = await browser(cookieOf(signedIn.headers.get('set-cookie'))).get('/v1/me');
+    expect(me.status).toBe(200);
+    expect(me.body.session).toMatchObject({ member: { id: member.id }, organization: { id: organizationId }, csrfToken: signedIn.body.session.csrfToken, passkeys: [] });
+  });
+
+  it('answers a phone that is no member’s exactly as a member’s, texts it nothing, and refuses any code for it', async () => {
+    const { phone: memberPhone } = await memberWithPhone('MEMBER');
+    const stranger = newPhone();
+    const [forMember, forStranger] = await Promise.all([api.anonymous.post('/v1/sign-in/codes', { phone: memberPhone }), api.anonymous.post('/v1/sign-in/codes', { phone: stranger })]);
+    expect(forStranger.status).toBe(forMember.status);
+    expect(forStranger.body).toEqual(forMember.body);
+    expect(sentLocally.filter((sms) => sms.to === stranger)).toEqual([]);
+    const refused = await api.anonymous.post('/v1/sign-in/sessions', { phone: stranger, code: '123456' });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 'INVALID_CODE', message: 'That code is wrong or has expired. Ask for a new one.' } } });
+  });
+
+  it('refuses a wrong code the same way, and burns the code at its fifth wrong try', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const code = codeTextedTo(phone);
+    // One digit off: a near miss.
+    const wrong = String((Number(code[0]) + 1) % 10) + code.slice(1);
+    for (let attempt = 1; attempt <= SIGN_IN_CODE.attempts - 1; attempt++) {
+      expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: wrong })).body.error.code).toBe('INVALID_CODE');
+    }
+    // Four wrong: the right one still signs in.
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code })).status).toBe(201);
+
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const next = codeTextedTo(phone);
+    const nextWrong = String((Number(next[0]) + 1) % 10) + next.slice(1);
+    for (let attempt = 1; attempt <= SIGN_IN_CODE.attempts; attempt++) await api.anonymous.post('/v1/sign-in/sessions', { phone, code: nextWrong });
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: next })).body.error.code).toBe('INVALID_CODE');
+  });
+
+  it('refuses a code missing, of five digits or seven, and a phone not in E.164, naming the field', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone })).body.error.details[0].path).toBe('code');
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: '12345' })).body.error.details[0].path).toBe('code');
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: '1234567' })).body.error.details[0].path).toBe('code');
+    expect((await api.anonymous.post('/v1/sign-in/codes', { phone: phone.slice(1) })).body.error.details[0].path).toBe('phone');
+    expect((await api.anonymous.post('/v1/sign-in/codes', {})).body.error.details[0].path).toBe('phone');
+  });
+
+  it('uses a code once: of two sign-ins with it at once, one gets a session', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const code = codeTextedTo(phone);
+    const answers = await Promise.all([api.anonymous.post('/v1/sign-in/sessions', { phone, code }), api.anonymous.post('/v1/sign-in/sessions', { phone, code })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400]);
+  });
+
+  it('lets a code expire after its lifetime, and not a millisecond before', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const code = codeTextedTo(phone);
+    await api.advanceTime(SIGN_IN_CODE.lifetimeMinutes * 60_000 - 1000);
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code })).status).toBe(201);
+
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const late = codeTextedTo(phone);
+    await api.advanceTime(SIGN_IN_CODE.lifetimeMinutes * 60_000);
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: late })).body.error.code).toBe('INVALID_CODE');
+  });
+
+  it('texts one phone at most three codes in 15 minutes', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    for (let sent = 1; sent <= 3; sent++) expect((await api.anonymous.post('/v1/sign-in/codes', { phone })).status).toBe(202);
+    const refused = await api.anonymous.post('/v1/sign-in/codes', { phone });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(sentLocally.filter((sms) => sms.to === phone)).toHaveLength(3);
+  });
+
+  it('asks which organization when the phone is a member of two, and signs in to the one named', async () => {
+    const phone = newPhone();
+    const first = await memberWithPhone('ADMIN', phone);
+    const second = await memberWithPhone('MEMBER', phone);
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const code = codeTextedTo(phone);
+    const ask = await api.anonymous.post('/v1/sign-in/sessions', { phone, code });
+    expect(ask.status).toBe(409);
+    expect(ask.body.error.code).toBe('CHOOSE_ORGANIZATION');
+    expect(ask.body.error.details.map((detail: { message: string }) => detail.message.split(':')[0]).sort()).toEqual([first.organizationId, second.organizationId].sort());
+    const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code, organizationId: second.organizationId });
+    expect(signedIn.body.session).toMatchObject({ organization: { id: second.organizationId }, member: { id: second.member.id, role: 'MEMBER' } });
+  });
+
+  it('does not sign in a disabled member', async () => {
+    const { phone, member, client } = await memberWithPhone('MEMBER');
+    expect((await client.patch(`/v1/organization/members/${member.id}`, { isDisabled: true })).status).toBe(200);
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    expect(sentLocally.filter((sms) => sms.to === phone)).toEqual([]);
+  });
+});
+
+describe('a member’s session', () => {
+  it('changes nothing without its CSRF token, or with one a character short; with it, the write is audited as the member’s', async () => {
+    const { phone, member, client } = await memberWithPhone('MEMBER');
+    const { cookie, csrfToken } = await signIn(phone);
+    const without = await browser(cookie).post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412000111' });
+    expect(without).toMatchObject({ status: 403, body: { error: { code: 'CSRF_TOKEN_REQUIRED' } } });
+    expect((await browser(cookie, csrfToken.slice(0, -1)).post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412000111' })).status).toBe(403);
+    expect((await browser(cookie, `${csrfToken}x`).post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412000111' })).status).toBe(403);
+    expect((await client.get('/v1/leads')).body.leads).toEqual([]);
+
+    const made = await browser(cookie, csrfToken).post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412000111' });
+    expect(made.status).toBe(201);
+    await api.eventsCaughtUp();
+    const audit = await client.get(`/v1/audit-log?resourceType=lead&resourceId=${made.body.lead.id}`);
+    expect(audit.body.entries).toEqual([expect.objectContaining({ action: 'created', via: 'session', memberId: member.id, keyId: null })]);
+  });
+
+  it('holds a member to their role: a MEMBER works leads but may not manage webhooks; a MANAGER may not either; an ADMIN may', async () => {
+    const webhook = { url: 'https://hooks.example.com/pipeline', events: ['lead.created'] };
+    for (const [role, status] of [['MEMBER', 403], ['MANAGER', 403], ['ADMIN', 201]] as const) {
+      const { phone } = await memberWithPhone(role);
+      const { session } = await signIn(phone);
+      expect((await session.get('/v1/leads')).status).toBe(200);
+      const answer = await session.post('/v1/webhooks', webhook);
+      expect(answer.status, role).toBe(status);
+      if (status === 403) expect(answer.body.error).toEqual({ status: 403, code: 'INSUFFICIENT_SCOPE', message: "The API key's scope, or the member's role, does not allow this request" });
+    }
+  });
+
+  it('is refused from when a role is lowered', async () => {
+    const { phone, member, client } = await memberWithPhone('ADMIN');
+    await createMember((await client.get('/v1/organization')).body.organization.id, { role: 'ADMIN', firstName: 'Kept', lastName: 'Admin', email: `kept${phones}@example.com.au` });
+    const { session } = await signIn(phone);
+    expect((await session.get('/v1/webhooks')).status).toBe(200);
+    expect((await client.patch(`/v1/organization/members/${member.id}`, { role: 'MEMBER' })).status).toBe(200);
+    expect((await session.get('/v1/webhooks')).body.error.code).toBe('INSUFFICIENT_SCOPE');
+  });
+
+  it('ends after 30 minutes unused, lives on while used, and ends after 12 hours however used', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    const { session } = await signIn(phone);
+    await api.advanceTime(SESSION_LIFETIME.idleMinutes * 60_000 - 1000);
+    expect((await session.get('/v1/me')).status).toBe(200);
+    // Used just now: another 29 minutes is within its idle time.
+    await api.advanceTime(SESSION_LIFETIME.idleMinutes * 60_000 - 1000);
+    expect((await session.get('/v1/me')).status).toBe(200);
+    await api.advanceTime(SESSION_LIFETIME.idleMinutes * 60_000);
+    expect((await session.get('/v1/me')).status).toBe(401);
+
+    const { session: busy } = await signIn(phone);
+    for (let hour = 0; hour < SESSION_LIFETIME.absoluteHours * 3; hour++) {
+      await api.advanceTime(20 * 60_000);
+      const status = (await busy.get('/v1/me')).status;
+      if (hour < SESSION_LIFETIME.absoluteHours * 3 - 1) expect(status).toBe(200);
+      else expect(status).toBe(401);
+    }
+  });
+
+  it('signs out this browser, or every browser, and a signed-out session is refused', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    const one = await signIn(phone);
+    const two = await signIn(phone);
+    const three = await signIn(phone);
+    expect(one.cookie).not.toBe(two.cookie);
+    const out = await one.session.delete('/v1/me/session');
+    expect(out).toMatchObject({ status: 200, body: { signedOut: 1 } });
+    expect(out.headers.get('set-cookie')).toBe(`${SESSION_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0`);
+    expect((await one.session.get('/v1/me')).status).toBe(401);
+    expect((await two.session.get('/v1/me')).status).toBe(200);
+
+    expect((await two.session.delete('/v1/me/sessions')).body).toEqual({ signedOut: 2 });
+    expect((await two.session.get('/v1/me')).status).toBe(401);
+    expect((await three.session.get('/v1/me')).status).toBe(401);
+  });
+
+  it('is refused with a token one character longer or shorter, or naming another member', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    const { cookie } = await signIn(phone);
+    expect((await browser(`${cookie}A`).get('/v1/me')).status).toBe(401);
+    expect((await browser(cookie.slice(0, -1)).get('/v1/me')).status).toBe(401);
+    const otherMember = cookie.replace(/^(.*?sps_[0-9A-Z]{26}_)(\d+)_/, (_, head: string, id: string) => `${head}${Number(id) + 1}_`);
+    expect((await browser(otherMember).get('/v1/me')).status).toBe(401);
+  });
+
+  it('is for members alone: an API key is refused the member’s own routes', async () => {
+    const { client } = await memberWithPhone('ADMIN');
+    const answer = await client.get('/v1/me');
+    expect(answer).toMatchObject({ status: 403, body: { error: { code: 'SESSION_REQUIRED' } } });
+  });
+});

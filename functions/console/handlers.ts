@@ -1,0 +1,97 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { apiHandler, type RawRequest } from '#shared/http/api-handler';
+import { Answer } from '#shared/http/answer';
+import { publicBaseUrl } from '#shared/http/base-url';
+import { ApiError, NotFoundError } from '#shared/errors';
+import { memberSessionOf } from '#shared/http/member-session';
+import { admitSource, sourceOfAddress } from '#shared/limits/per-source';
+import { getMember } from '../organization/member-store';
+import type { Member } from '../organization/member-schema';
+import { getOrganizationHours } from '../organization/store';
+import { sendSignInCode, useSignInCode, CODE_LIFETIME_SECONDS } from './codes';
+import { addPasskey, enrolmentOptions, listPasskeys, relyingPartyOf, signInOptions, useSignInPasskey } from './passkeys';
+import { endEverySession, endSession, sessionEndsAt, startSession, type SignInMethod } from './sessions';
+import { clearedSessionCookie, csrfTokenOf, sessionCookie } from './session-token';
+import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
+import { SESSION_LIFETIME } from './settings';
+import { clock } from '#shared/clock';
+import * as routes from './routes';
+
+const addressOf = (request: RawRequest) => sourceOfAddress(request.sourceIp);
+const relyingParty = (request: RawRequest) => relyingPartyOf(publicBaseUrl(request.headers));
+const limitAttempts = (request: RawRequest) => admitSource([[LIMITS.attemptsPerAddressPerMinute, addressOf(request)]]);
+
+/** A new session for the member, its cookie set and its CSRF token answered. */
+async function signedIn(organization: { id: string; name: string }, member: Member, method: SignInMethod) {
+  const { token, session } = await startSession(organization.id, member.id, method);
+  const body = { session: { member, organization: { id: organization.id, name: organization.name }, csrfToken: csrfTokenOf(token), expiresAt: sessionEndsAt(session) } };
+  return new Answer(201, body, { 'Set-Cookie': sessionCookie(token, SESSION_LIFETIME.absoluteHours * 3600) });
+}
+
+export const requestSignInCodeHandler = apiHandler(routes.requestSignInCode, async ({ body, request }) => {
+  await admitSource([
+    [LIMITS.codesPerAddressPerHour, addressOf(request)],
+    [LIMITS.codesPerPhonePer15Minutes, body.phone],
+    [LIMITS.codesPerPhonePerDay, body.phone],
+  ]);
+  await sendSignInCode(body.phone);
+  return { sent: true as const, expiresInSeconds: CODE_LIFETIME_SECONDS };
+});
+
+export const signInWithCodeHandler = apiHandler(routes.signInWithCode, async ({ body, request }) => {
+  await limitAttempts(request);
+  const { organization, member } = await useSignInCode(body.phone, body.code, body.organizationId);
+  return signedIn(organization, member, 'SMS_CODE');
+});
+
+export const passkeySignInOptionsHandler = apiHandler(routes.passkeySignInOptions, async ({ request }) => {
+  await limitAttempts(request);
+  return { options: { ...(await signInOptions(relyingParty(request))) } };
+});
+
+export const signInWithPasskeyHandler = apiHandler(routes.signInWithPasskey, async ({ body, request }) => {
+  await limitAttempts(request);
+  const { organizationId, member } = await useSignInPasskey(body.credential as unknown as AuthenticationResponseJSON, relyingParty(request));
+  const organization = await getOrganizationHours(organizationId);
+  return signedIn(organization, member, 'PASSKEY');
+});
+
+const sessionRequired = () => new ApiError(403, 'Only a member’s session has a member: sign in to the console (an API key has none)', 'SESSION_REQUIRED');
+
+/** The member signed in, as stored now; a key's request is refused. */
+async function signedInMember(organizationId: string, request: RawRequest): Promise<{ member: Member; csrfToken: string; sessionHash: string }> {
+  const session = memberSessionOf(request.authorizer);
+  if (!session) throw sessionRequired();
+  const member = await getMember(organizationId, session.memberId);
+  if (!member) throw new NotFoundError('Member not found');
+  return { member, csrfToken: session.csrfToken, sessionHash: String(request.authorizer.sessionHash ?? '') };
+}
+
+export const getCurrentSessionHandler = apiHandler(routes.getCurrentSession, async ({ organizationId, request }) => {
+  const { member, csrfToken } = await signedInMember(organizationId, request);
+  const [organization, passkeys] = await Promise.all([getOrganizationHours(organizationId), listPasskeys(organizationId, member.id)]);
+  const idleEnd = new Date(clock.now() + SESSION_LIFETIME.idleMinutes * 60_000).toISOString();
+  return { session: { member, organization: { id: organization.id, name: organization.name }, csrfToken, expiresAt: idleEnd, passkeys } };
+});
+
+export const passkeyEnrolmentOptionsHandler = apiHandler(routes.passkeyEnrolmentOptions, async ({ organizationId, request }) => {
+  const { member } = await signedInMember(organizationId, request);
+  return { options: { ...(await enrolmentOptions(organizationId, member, relyingParty(request))) } };
+});
+
+export const addPasskeyHandler = apiHandler(routes.addPasskey, async ({ organizationId, body, request }) => {
+  const { member } = await signedInMember(organizationId, request);
+  return { passkey: await addPasskey(organizationId, member, body.credential as unknown as RegistrationResponseJSON, body.name, relyingParty(request)) };
+});
+
+export const signOutHandler = apiHandler(routes.signOut, async ({ organizationId, request }) => {
+  const { member, sessionHash } = await signedInMember(organizationId, request);
+  const signedOut = await endSession(organizationId, member.id, sessionHash);
+  return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
+});
+
+export const signOutEverywhereHandler = apiHandler(routes.signOutEverywhere, async ({ organizationId, request }) => {
+  const { member } = await signedInMember(organizationId, request);
+  const signedOut = await endEverySession(organizationId, member.id);
+  return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
+});

@@ -1,0 +1,15 @@
+import { defineResource } from '#shared/resource';
+import { consoleRoutes } from './routes';
+import { consoleKeys, consoleKeySamples } from './entity';
+
+/**
+ * The owners' console: members sign in (a code texted to their phone, or a passkey) to a session whose cookie the
+ * console's requests carry, and the console itself, a single-page app on the same origin (./app). A session is
+ * authorized as a key is (./authorize-session.ts), held to the member's role and to its CSRF token.
+ */
+export const console = defineResource({
+  name: 'console',
+  tags: { 'Console sign-in': 'How a member signs in to the console: a code texted to their phone, or a passkey; their session, passkeys and signing out.' },
+  routes: consoleRoutes,
+  keys: [{ builders: consoleKeys, samples: consoleKeySamples }],
+});

@@ -1,0 +1,209 @@
+import { defineRoute, type RouteDefinition } from '#shared/routes/route';
+import { prose } from '#shared/prose';
+import { smsSender } from '../sms/capability';
+import { AddPasskeyBody, CodeSent, CurrentSession, PasskeyAdded, PasskeyOptions, RequestCodeBody, SignedIn, SignedOut, SignInWithCodeBody, SignInWithPasskeyBody } from './schema';
+import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
+import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
+
+const TAG = 'Console sign-in';
+
+/** Anyone may call these: a person signing in has nothing yet. Each source and phone has its own budget (./source-limits.ts). */
+const PUBLIC = {
+  tag: TAG,
+  auth: 'none' as const,
+  idempotencyKey: false as const,
+  // Far above what people signing in ask for, below the stage's: the per-source limits are what stop one caller.
+  throttle: { rateLimit: 50, burstLimit: 100 },
+};
+
+const COOKIE = prose`
+  The answer sets the session cookie \`${SESSION_COOKIE}\` (HttpOnly, Secure, SameSite=Strict, Path=/), a new one at
+  every sign-in. The session ends after ${SESSION_LIFETIME.idleMinutes} minutes without a request and after
+  ${SESSION_LIFETIME.absoluteHours} hours in any case. Every request but GET made with it carries \`X-CSRF-Token\`
+  (\`csrfToken\` in this answer).
+`;
+
+const SET_COOKIE = { 'Set-Cookie': `The session cookie, \`${SESSION_COOKIE}=<token>; Path=/; Secure; HttpOnly; SameSite=Strict\`.` };
+
+const attemptsLimited = `More than ${LIMITS.attemptsPerAddressPerMinute.limit} sign-in attempts from this address this minute: wait the Retry-After seconds.`;
+
+export const requestSignInCode = defineRoute({
+  ...PUBLIC,
+  operationId: 'requestSignInCode',
+  method: 'POST',
+  path: '/v1/sign-in/codes',
+  summary: 'Text a sign-in code to a member’s phone',
+  description: prose`
+    Texts a ${SIGN_IN_CODE.digits}-digit code, good for ${SIGN_IN_CODE.lifetimeMinutes} minutes and once, to the phone
+    if it is an active member’s (of one or more organizations), replacing any code sent to it before. The answer is the
+    same whether or not it is: it says nothing of who is a member. A phone is sent at most
+    ${LIMITS.codesPerPhonePer15Minutes.limit} codes in 15 minutes and ${LIMITS.codesPerPhonePerDay.limit} a day; an
+    address asks at most ${LIMITS.codesPerAddressPerHour.limit} an hour.
+  `,
+  // The source's and the phone's counters, the phone's members (gsi1) and their organizations, then the code.
+  dynamodb: ['UpdateItem', 'Query', 'GetItem', 'PutItem'],
+  indexes: ['gsi1'],
+  ownKeys: ['SOURCELIMIT#*', 'MEMBERPHONE#*', 'ORG#*', 'SIGNIN#*'],
+  capabilities: [smsSender],
+  status: 202,
+  request: { body: RequestCodeBody },
+  response: CodeSent,
+  errors: [400],
+  responses: { 429: { description: 'Too many codes asked from this address or for this phone: wait the Retry-After seconds.' } },
+});
+
+export const signInWithCode = defineRoute({
+  ...PUBLIC,
+  operationId: 'signInWithCode',
+  method: 'POST',
+  path: '/v1/sign-in/sessions',
+  summary: 'Sign in with the code a phone was texted',
+  description: prose`
+    Signs the member in with the code texted to their phone. A wrong or expired code answers 400 INVALID_CODE, and the
+    code is burnt after ${SIGN_IN_CODE.attempts} wrong tries; a code is used once. A phone that is a member of more
+    than one organization answers 409 CHOOSE_ORGANIZATION, listing them in \`details\` (\`<id>: <name>\`): send the
+    same code again with \`organizationId\`. ${COOKIE}
+  `,
+  dynamodb: ['UpdateItem', 'GetItem', 'DeleteItem', 'Query', 'PutItem'],
+  indexes: ['gsi1'],
+  ownKeys: ['SOURCELIMIT#*', 'SIGNIN#*', 'MEMBERPHONE#*', 'ORG#*'],
+  status: 201,
+  request: { body: SignInWithCodeBody },
+  response: SignedIn,
+  errors: [400, 409],
+  responses: {
+    201: { headers: SET_COOKIE },
+    429: { description: attemptsLimited },
+  },
+});
+
+export const passkeySignInOptions = defineRoute({
+  ...PUBLIC,
+  operationId: 'passkeySignInOptions',
+  method: 'POST',
+  path: '/v1/sign-in/passkey-options',
+  summary: 'Start a sign-in with a passkey',
+  description: prose`
+    The WebAuthn options of a passkey sign-in: a challenge good for one use in the next few minutes, and no credential
+    named, so the person’s authenticator offers the passkeys it holds for this site. Hand \`options\` to the browser,
+    then post what it answers to \`POST /v1/sign-in/passkey\`.
+  `,
+  dynamodb: ['UpdateItem', 'PutItem'],
+  ownKeys: ['SOURCELIMIT#*', 'SIGNIN#*'],
+  status: 200,
+  request: {},
+  response: PasskeyOptions,
+  errors: [],
+  responses: { 429: { description: attemptsLimited } },
+});
+
+export const signInWithPasskey = defineRoute({
+  ...PUBLIC,
+  operationId: 'signInWithPasskey',
+  method: 'POST',
+  path: '/v1/sign-in/passkey',
+  summary: 'Sign in with a passkey',
+  description: prose`
+    Verifies the browser’s passkey assertion: its challenge (one use), its origin and site, its signature by a
+    passkey a member enrolled, and that the person was verified on the authenticator. Anything else answers 400
+    PASSKEY_REFUSED, saying why; the person can sign in with a texted code instead. ${COOKIE}
+  `,
+  dynamodb: ['UpdateItem', 'DeleteItem', 'Query', 'GetItem', 'PutItem'],
+  indexes: ['gsi1'],
+  ownKeys: ['SOURCELIMIT#*', 'SIGNIN#*', 'PASSKEY#*', 'ORG#*'],
+  status: 201,
+  request: { body: SignInWithPasskeyBody },
+  response: SignedIn,
+  errors: [400],
+  responses: {
+    201: { headers: SET_COOKIE },
+    429: { description: attemptsLimited },
+  },
+});
+
+/** A member's own session: a key belongs to no member, so these answer it 403 SESSION_REQUIRED. */
+const SESSION = { tag: TAG, errors: [403] };
+
+export const getCurrentSession = defineRoute({
+  ...SESSION,
+  operationId: 'getCurrentSession',
+  method: 'GET',
+  path: '/v1/me',
+  summary: 'The member signed in, their organization and passkeys',
+  description: prose`
+    The session’s member, organization, CSRF token (for \`X-CSRF-Token\`) and end, and the member’s passkeys. The
+    console reads it when it loads; a 401 means no session (sign in again).
+  `,
+  dynamodb: ['GetItem', 'Query'],
+  status: 200,
+  request: {},
+  response: CurrentSession,
+});
+
+export const passkeyEnrolmentOptions = defineRoute({
+  ...SESSION,
+  operationId: 'passkeyEnrolmentOptions',
+  method: 'POST',
+  path: '/v1/me/passkey-options',
+  summary: 'Start enrolling a passkey',
+  description: prose`
+    The WebAuthn options to make a new passkey for the member signed in (a discoverable credential, the person
+    verified), naming the passkeys they have so the authenticator makes no second. A new request replaces one under way.
+  `,
+  dynamodb: ['GetItem', 'Query', 'PutItem'],
+  status: 200,
+  request: {},
+  response: PasskeyOptions,
+  idempotencyKey: false,
+});
+
+export const addPasskey = defineRoute({
+  ...SESSION,
+  operationId: 'addPasskey',
+  method: 'POST',
+  path: '/v1/me/passkeys',
+  summary: 'Enrol a passkey',
+  description: prose`
+    Verifies the authenticator’s new credential against the enrolment under way (its challenge used once) and keeps
+    it: the member can sign in with it from then on. 400 PASSKEY_REFUSED says why one was not accepted.
+  `,
+  dynamodb: ['GetItem', 'DeleteItem', 'PutItem'],
+  status: 201,
+  request: { body: AddPasskeyBody },
+  response: PasskeyAdded,
+  errors: [400, 403],
+  idempotencyKey: false,
+});
+
+export const signOut = defineRoute({
+  ...SESSION,
+  operationId: 'signOut',
+  method: 'DELETE',
+  path: '/v1/me/session',
+  summary: 'Sign out of this session',
+  description: 'Ends the session the request was made with and clears its cookie in this browser.',
+  dynamodb: ['GetItem', 'UpdateItem'],
+  status: 200,
+  request: {},
+  response: SignedOut,
+  responses: { 200: { headers: { 'Set-Cookie': `Clears \`${SESSION_COOKIE}\`.` } } },
+});
+
+export const signOutEverywhere = defineRoute({
+  ...SESSION,
+  operationId: 'signOutEverywhere',
+  method: 'DELETE',
+  path: '/v1/me/sessions',
+  summary: 'Sign out everywhere',
+  description: prose`
+    Ends every session of the member, on every browser and phone, this one included. A request another session had
+    already begun is answered; the gateway may accept a session for up to its authorizer cache’s lifetime after.
+  `,
+  dynamodb: ['GetItem', 'Query', 'DeleteItem'],
+  status: 200,
+  request: {},
+  response: SignedOut,
+  responses: { 200: { headers: { 'Set-Cookie': `Clears \`${SESSION_COOKIE}\`.` } } },
+});
+
+export const consoleRoutes: RouteDefinition[] = [requestSignInCode, signInWithCode, passkeySignInOptions, signInWithPasskey, getCurrentSession, passkeyEnrolmentOptions, addPasskey, signOut, signOutEverywhere];

@@ -1,0 +1,96 @@
+import * as v from 'valibot';
+import { E164, NonEmptyString, Timestamp } from '#shared/schema';
+import { Member } from '../organization/member-schema';
+import { prose } from '#shared/prose';
+import { SIGN_IN_CODE } from './settings';
+
+const Phone = v.pipe(
+  v.string('phone must be a string'),
+  v.trim(),
+  v.regex(E164, 'phone must be in E.164 form: a plus, the country code and the number (+61412345678)'),
+  v.description('The member’s phone in E.164, as the organization’s admin entered it for the member.'),
+);
+
+export const RequestCodeBody = v.strictObject({ phone: Phone });
+
+export const CodeSent = v.object({
+  sent: v.literal(true),
+  expiresInSeconds: v.pipe(v.number(), v.integer(), v.description('How long the code, if one was sent, can be used.')),
+});
+
+export const SignInWithCodeBody = v.strictObject({
+  phone: Phone,
+  code: v.pipe(v.string('code must be a string'), v.trim(), v.regex(new RegExp(`^\\d{${SIGN_IN_CODE.digits}}$`), `code must be the ${SIGN_IN_CODE.digits} digits the text gave`)),
+  organizationId: v.optional(
+    v.pipe(v.string('organizationId must be a string'), v.regex(/^org_[0-9A-HJKMNP-TV-Z]{26}$/, 'organizationId must be an organization id (org_…)'), v.description('Which of the phone’s organizations to sign in to, when it is a member of more than one (409 CHOOSE_ORGANIZATION lists them).')),
+  ),
+});
+
+/** A bounded base64url text of a WebAuthn response. */
+const B64 = (name: string, max = 16_384) => v.pipe(v.string(`${name} must be a string`), v.maxLength(max, `${name} must be at most ${max} characters`), v.regex(/^[A-Za-z0-9_-]*$/, `${name} must be base64url`));
+
+/** What `startAuthentication` of @simplewebauthn/browser answers: the browser's assertion, as JSON. */
+export const AuthenticationCredential = v.looseObject({
+  id: B64('credential.id', 1366),
+  rawId: B64('credential.rawId', 1366),
+  type: v.literal('public-key', 'credential.type must be public-key'),
+  response: v.looseObject({
+    clientDataJSON: B64('credential.response.clientDataJSON'),
+    authenticatorData: B64('credential.response.authenticatorData'),
+    signature: B64('credential.response.signature'),
+    userHandle: v.optional(B64('credential.response.userHandle', 128)),
+  }),
+  clientExtensionResults: v.optional(v.looseObject({}), {}),
+});
+
+/** What `startRegistration` answers: the authenticator's new credential, as JSON. */
+export const RegistrationCredential = v.looseObject({
+  id: B64('credential.id', 1366),
+  rawId: B64('credential.rawId', 1366),
+  type: v.literal('public-key', 'credential.type must be public-key'),
+  response: v.looseObject({
+    clientDataJSON: B64('credential.response.clientDataJSON'),
+    attestationObject: B64('credential.response.attestationObject', 65_536),
+    transports: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(32))), v.maxLength(10, 'credential.response.transports must have at most 10 entries'))),
+  }),
+  clientExtensionResults: v.optional(v.looseObject({}), {}),
+});
+
+export const SignInWithPasskeyBody = v.strictObject({ credential: AuthenticationCredential });
+
+export const AddPasskeyBody = v.strictObject({
+  credential: RegistrationCredential,
+  name: v.optional(v.pipe(NonEmptyString('name', 100), v.description('What the member calls it (“Work phone”); the authenticator’s kind when absent.'))),
+});
+
+export const Passkey = v.object({
+  id: v.pipe(v.string(), v.description('The credential id (base64url), as the authenticator names it.')),
+  name: v.string(),
+  createdAt: Timestamp,
+  lastUsedAt: v.nullable(Timestamp),
+});
+export type Passkey = v.InferOutput<typeof Passkey>;
+
+export const SessionOrganization = v.object({ id: v.string(), name: v.string() });
+
+export const MemberSessionView = v.object({
+  member: Member,
+  organization: SessionOrganization,
+  csrfToken: v.pipe(v.string(), v.description('Send it in `X-CSRF-Token` with every request but GET made with this session.')),
+  expiresAt: v.pipe(Timestamp, v.description('When the session ends unless used before: its idle end, never past its absolute end.')),
+});
+
+export const SignedIn = v.object({ session: MemberSessionView });
+
+export const CurrentSession = v.object({ session: v.object({ ...MemberSessionView.entries, passkeys: v.array(Passkey) }) });
+
+export const PasskeyOptions = v.object({
+  options: v.pipe(v.record(v.string(), v.unknown()), v.description(prose`
+    The WebAuthn options as JSON (PublicKeyCredentialRequestOptionsJSON for a sign-in, …CreationOptionsJSON for an
+    enrolment): hand them to the browser (\`startAuthentication\` or \`startRegistration\` of @simplewebauthn/browser).
+  `)),
+});
+
+export const PasskeyAdded = v.object({ passkey: Passkey });
+
+export const SignedOut = v.object({ signedOut: v.pipe(v.number(), v.integer(), v.description('How many sessions ended.')) });

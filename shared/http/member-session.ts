@@ -1,0 +1,42 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { MiddlewareObj } from '@middy/core';
+import { ApiError, refusedUnrun } from '../errors';
+import { isMemberRole, type MemberRole } from '../member-roles';
+import { sameSecret } from '../auth/tokens';
+
+/** The header every state-changing request of a member's session carries: the session's CSRF token. */
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+/** What the authorizer's context says of a member's session (API Gateway hands every context value on as text). */
+export interface MemberSession {
+  memberId: number;
+  role: MemberRole;
+  csrfToken: string;
+}
+
+/** The member's session a request was authorized by, or undefined for an API key, an OAuth token or a public route. */
+export function memberSessionOf(authorizer: Readonly<Record<string, unknown>> | null | undefined): MemberSession | undefined {
+  const { memberId, memberRole, csrfToken } = authorizer ?? {};
+  const id = Number(memberId);
+  if (memberId === undefined || memberId === '' || !Number.isInteger(id) || id < 1 || !isMemberRole(memberRole) || typeof csrfToken !== 'string' || !csrfToken) return undefined;
+  return { memberId: id, role: memberRole, csrfToken };
+}
+
+/** Refused before anything ran, so not kept for an Idempotency-Key: the same request sent with its token then runs. */
+export const csrfRefused = () => refusedUnrun(new ApiError(403, `A change made with a member's session must carry the session's ${CSRF_HEADER} header (GET /v1/me answers it)`, 'CSRF_TOKEN_REQUIRED'));
+
+/**
+ * Every request of a member's session that may change something (any method but GET) carries its CSRF token, in a
+ * header a page on another site can neither read nor set. (The gateway has already held the session to its role, as it
+ * holds a key to its scope.) A key's request passes.
+ */
+export function memberSessionChecks(): MiddlewareObj<APIGatewayProxyEvent> {
+  return {
+    before: ({ event }) => {
+      const session = memberSessionOf(event.requestContext?.authorizer);
+      if (!session || event.httpMethod === 'GET') return;
+      const sent = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === CSRF_HEADER.toLowerCase())?.[1];
+      if (!sent || !sameSecret(sent, session.csrfToken)) throw csrfRefused();
+    },
+  };
+}
