@@ -4,6 +4,7 @@ import { createMember } from '../organization/member-rules';
 import { sentLocally } from '../sms/local-provider';
 import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
 import { signInText } from './codes';
+import { formFieldsOf, LOOPBACK_REDIRECT, pkce, registeredClient } from '../../test/support/oauth';
 
 /**
  * A member signs in to the console with a code texted to their phone: through the local server, its edge (the session
@@ -260,5 +261,52 @@ describe('a member’s session', () => {
     const { client } = await memberWithPhone('ADMIN');
     const answer = await client.get('/v1/me');
     expect(answer).toMatchObject({ status: 403, body: { error: { code: 'SESSION_REQUIRED' } } });
+  });
+});
+
+describe('connecting an assistant as a member signed in to the console', () => {
+  /** The consent page of a registered client, as the browser asks for it with the session cookie. */
+  async function consentPageFor(cookie: string | undefined) {
+    const clientId = await registeredClient(api);
+    const { verifier, challenge } = pkce();
+    const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' });
+    const page = await fetch(`${api.url}/oauth/authorize?${query}`, { headers: cookie ? { cookie } : {} });
+    expect(page.status).toBe(200);
+    return { clientId, verifier, query, html: await page.text(), csrfCookie: (page.headers.get('set-cookie') ?? '').split(';')[0]! };
+  }
+
+  const post = (fields: Record<string, string>, cookie: string) =>
+    fetch(`${api.url}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: new URLSearchParams(fields) });
+
+  it('grants for the member’s organization with no key, no wider than the role, and the client’s token lists as the organization’s grant', async () => {
+    const { phone, client } = await memberWithPhone('MEMBER');
+    const { cookie } = await signIn(phone);
+    const { clientId, verifier, html, csrfCookie } = await consentPageFor(cookie);
+    expect(html).toContain('You are signed in as <strong>Sam Okafor</strong>');
+    expect(html).not.toContain('name="api_key"');
+    expect([...html.matchAll(/name="granted_scope" value="(\w+)"/g)].map(([, scope]) => scope)).toEqual(['read']);
+    const fields = { ...formFieldsOf(html), decision: 'allow' };
+
+    const tooWide = await post({ ...fields, granted_scope: 'write' }, `${cookie}; ${csrfCookie}`);
+    expect(tooWide.status).toBe(200);
+    expect(await tooWide.text()).toContain('As a MEMBER you may grant read at most, not write.');
+
+    const allowed = await post({ ...fields, granted_scope: 'read' }, `${cookie}; ${csrfCookie}`);
+    expect(allowed.status).toBe(303);
+    const code = new URL(allowed.headers.get('location')!).searchParams.get('code')!;
+    const tokens = await fetch(`${api.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId }),
+    });
+    expect(tokens.status).toBe(200);
+    expect(((await tokens.json()) as { scope: string }).scope).toBe('read');
+    expect((await client.get('/v1/oauth/grants')).body.grants).toEqual([expect.objectContaining({ clientId, scope: 'read' })]);
+  });
+
+  it('asks someone not signed in for a key, and links to the console’s sign-in, which brings them back to this request', async () => {
+    const { html, query } = await consentPageFor(undefined);
+    expect(html).toContain('name="api_key"');
+    expect(html).toContain(`<a href="/console/sign-in?return=${encodeURIComponent(`/oauth/authorize?${query}`).replace(/&/g, '&amp;')}">Sign in to the console</a>`);
   });
 });

@@ -4,6 +4,7 @@ import { ValidationError } from '#shared/errors';
 import { OAuthError } from './errors';
 import { sameSecret } from '#shared/auth/tokens';
 import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
+import { mayGrant } from './scopes';
 import { hasRedirectUri, resolveClient, type OAuthClient } from './clients';
 import type { AuthorizeQuery } from './schema';
 
@@ -91,13 +92,28 @@ export function pageHeaders(nonce: string, redirectUri: string, csrf: string, co
   };
 }
 
-/** The consent page: who asks, where the person goes back to, the key to prove access with, and the scope to grant (`read` chosen). */
-export function consentPage(request: AuthorizationRequest, params: Record<string, string | undefined>, csrf: string, nonce: string, action: string, problem?: string): string {
+/** The member a console session signs in, who grants for their organization without a key, up to `widest`. */
+export interface ConsentingMember {
+  name: string;
+  organizationName: string;
+  widest: ApiKeyScope;
+}
+
+/**
+ * The consent page: who asks, where the person goes back to, and the scope to grant (`read` chosen). A member signed in
+ * to the console grants as themself; anyone else proves access with an API key, or signs in first (`signInUrl`).
+ */
+export function consentPage(request: AuthorizationRequest, params: Record<string, string | undefined>, csrf: string, nonce: string, action: string, problem?: string, member?: ConsentingMember, signInUrl?: string): string {
   const hidden = Object.entries({ ...params, csrf_token: csrf })
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value!)}">`)
     .join('');
-  const scopes = API_KEY_SCOPES.map((scope) => `<label><input type="radio" name="granted_scope" value="${scope}"${scope === 'read' ? ' checked' : ''}> ${escape(SCOPE_WORDS[scope])}</label>`).join('');
+  const offered = member ? API_KEY_SCOPES.filter((scope) => mayGrant(member.widest, scope)) : API_KEY_SCOPES;
+  const scopes = offered.map((scope) => `<label><input type="radio" name="granted_scope" value="${scope}"${scope === 'read' ? ' checked' : ''}> ${escape(SCOPE_WORDS[scope])}</label>`).join('');
+  const proof = member
+    ? `<p>You are signed in as <strong>${escape(member.name)}</strong> of <strong>${escape(member.organizationName)}</strong>: you grant access to its pipeline.</p>`
+    : `<label>An API key of your organization <input type="password" name="api_key" autocomplete="off" required></label>
+<small>It proves you may grant access; it is not given to ${escape(request.client.clientName)}. What you grant is never more than the key may do, and ends when the key is revoked.</small>${signInUrl ? `\n<p>A member of the organization? <a href="${escape(signInUrl)}">Sign in to the console</a> and come back here, with no key.</p>` : ''}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect ${escape(request.client.clientName)}</title>
 <style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
@@ -106,8 +122,7 @@ label{display:block;margin:.4rem 0}input[type=password]{width:100%;padding:.5rem
 <p><strong>${escape(request.client.clientName)}</strong> asks to use the sales pipeline of your organization through its MCP server.
 You will be sent back to <strong>${escape(new URL(request.redirectUri).host)}</strong>.</p>
 ${problem ? `<p role="alert"><strong>${escape(problem)}</strong></p>` : ''}<form method="post" action="${escape(action)}">${hidden}
-<label>An API key of your organization <input type="password" name="api_key" autocomplete="off" required></label>
-<small>It proves you may grant access; it is not given to ${escape(request.client.clientName)}. What you grant is never more than the key may do, and ends when the key is revoked.</small>
+${proof}
 <fieldset><legend>What it may do</legend>${scopes}</fieldset>
 <button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button>
 </form></body></html>`;

@@ -7,10 +7,14 @@ import { publicBaseUrl } from '#shared/http/base-url';
 import { ValidationError } from '#shared/errors';
 import { OAuthError, type OAuthErrorCode } from './errors';
 import { parseOrThrow, validationDetails } from '#shared/validation';
-import { findActiveKeyByToken } from '#shared/auth/api-keys';
+import { createApiKey, findActiveKeyByToken } from '#shared/auth/api-keys';
+import { getOrganizationHours } from '../organization/store';
+import type { Member } from '../organization/member-schema';
+import { grantableScope, signedInMemberOf } from '../console/signed-in';
+import { CONSOLE_PATH } from '../console/site';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { redirectUriRefusal, registerClient, resolveClient } from './clients';
-import { checkAuthorizationRequest, checkCsrf, consentPage, newCsrfToken, pageHeaders, redirectTo, type AuthorizationRequest } from './consent';
+import { checkAuthorizationRequest, checkCsrf, consentPage, newCsrfToken, pageHeaders, redirectTo, type AuthorizationRequest, type ConsentingMember } from './consent';
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
 import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
 import { mayGrant } from './scopes';
@@ -75,16 +79,29 @@ const cookiePathOf = (base: string) => `${new URL(base).pathname.replace(/\/$/, 
 
 export const getOAuthAuthorizeHandler = apiHandler(routes.getOAuthAuthorize, async ({ query, request }) => {
   const base = baseOf(request.headers);
-  return pageAnswer(await checkAuthorizationRequest(query, mcpResourceOf(base)), query, base);
+  return pageAnswer(await checkAuthorizationRequest(query, mcpResourceOf(base)), query, base, undefined, await consentingMember(request.headers.cookie));
 });
 
+/** The member signed in to the console in this browser, as the consent page names them, and the widest scope they may grant. */
+async function consentingMember(cookieHeader: string | undefined): Promise<(ConsentingMember & { organizationId: string; member: Member }) | undefined> {
+  const signedIn = await signedInMemberOf(cookieHeader);
+  if (!signedIn) return undefined;
+  const organization = await getOrganizationHours(signedIn.organizationId);
+  const { member } = signedIn;
+  return { ...signedIn, name: `${member.firstName} ${member.lastName}`, organizationName: organization.name, widest: grantableScope(member.role) };
+}
+
 /** The consent page, with a new CSRF token in its form and its cookie; `problem` says what to fix in a post shown again. */
-function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof AuthorizeQuery>, base: string, problem?: string) {
+function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof AuthorizeQuery>, base: string, problem?: string, member?: ConsentingMember) {
   const csrf = newCsrfToken();
   const nonce = randomBytes(16).toString('base64');
   const { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource } = params;
+  const request = { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource };
+  // Signing in to the console brings the person back to this same request.
+  const query = new URLSearchParams(Object.entries(request).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const signInUrl = `${new URL(base).pathname.replace(/\/$/, '')}${CONSOLE_PATH}/sign-in?return=${encodeURIComponent(`${cookiePathOf(base)}?${query}`)}`;
   // The form posts to the authorization endpoint itself, the request in its fields rather than the query.
-  const page = consentPage(checked, { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource }, csrf, nonce, cookiePathOf(base), problem);
+  const page = consentPage(checked, request, csrf, nonce, cookiePathOf(base), problem, member, signInUrl);
   return new Answer(200, page, pageHeaders(nonce, checked.redirectUri, csrf, cookiePathOf(base), base.startsWith('https:')));
 }
 
@@ -99,6 +116,15 @@ export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, a
   const checked = await checkAuthorizationRequest(form, mcpResourceOf(base));
   if (form.decision !== 'allow') return new EmptyAnswer(303, { Location: redirectTo(checked, base, { error: 'access_denied', error_description: 'The person did not allow access' }) });
   const scope = parseOrThrow(GrantedScope, form.granted_scope, 'granted_scope');
+  // A member signed in to the console grants as themself: no key pasted. The grant holds a key of its own, made now and
+  // named for the client and the member, so it ends when that key is revoked as any grant does.
+  const member = form.api_key ? undefined : await consentingMember(request.headers.cookie);
+  if (member) {
+    if (!mayGrant(member.widest, scope)) return pageAnswer(checked, form, base, `As a ${member.member.role} you may grant ${member.widest} at most, not ${scope}.`, member);
+    const { key: grantKey } = await createApiKey(member.organizationId, null, `${checked.client.clientName} for ${member.name}`.slice(0, 200), scope);
+    const code = await issueCode({ organizationId: member.organizationId, keyId: grantKey.keyId, scope, client: checked.client, redirectUri: checked.redirectUri, codeChallenge: checked.codeChallenge, resource: checked.resource });
+    return new EmptyAnswer(303, { Location: redirectTo(checked, base, { code }) });
+  }
   const key = form.api_key ? await findActiveKeyByToken(form.api_key) : undefined;
   // A key mistyped, revoked or expired: the page again, to paste another (as a sign-in form does); nothing issued.
   if (!key) return pageAnswer(checked, form, base, 'That is not an active API key of an organization: paste another.');

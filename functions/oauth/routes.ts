@@ -119,9 +119,11 @@ export const registerOAuthClient = defineRoute({
 });
 
 const AUTHORIZE_DESCRIPTION = prose`
-  A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access by pasting an API key of their
-  organization, and chooses what the client may do: \`read\` (chosen unless they choose more), \`write\` or \`full\`,
-  never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused)
+  A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access: a member signed in to the
+  console (its session cookie) grants for their organization with no key, up to what their role may grant (\`full\` for
+  an ADMIN, \`read\` for the rest), the grant holding a key of its own named for the client and the member; anyone else
+  pastes an API key of their organization, or follows the page’s link to sign in and come back. They choose what the
+  client may do: \`read\` (chosen unless they choose more), \`write\` or \`full\`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused)
   and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; \`resource\`, when given, must
   be this API’s \`/mcp\`.
 `;
@@ -141,9 +143,9 @@ export const getOAuthAuthorize = defineRoute({
   path: OAUTH_PATHS.authorize,
   summary: 'The OAuth consent page',
   description: `${AUTHORIZE_DESCRIPTION} ${AUTHORIZE_REFUSALS}`,
-  // A registered client's item.
+  // A registered client's item; the console session the browser carries, its member and organization.
   dynamodb: ['GetItem'],
-  ownKeys: ['OAUTHCLIENT#*'],
+  ownKeys: ['OAUTHCLIENT#*', 'ORG#*'],
   status: 200,
   contentType: 'text/html; charset=utf-8',
   request: { query: AuthorizeQuery },
