@@ -17,9 +17,10 @@ export type TourState = Record<string, any>;
 export interface TourStop {
   route: string;
   kind: RouteClass;
-  request: (ctx: TourState) => { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown };
-  /** What the answer gives later stops. */
-  keep?: (body: any, ctx: TourState) => void;
+  /** `headers` replace the client's own (a member's session as its bearer token, instead of the tour's key). */
+  request: (ctx: TourState) => { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string; body?: unknown; headers?: Record<string, string> };
+  /** What the answer gives later stops (a sign-in's cookie is in its headers). */
+  keep?: (body: any, ctx: TourState, headers: Headers) => void;
   exception?: Exception;
   /** The answer's status when it is not a success: a read of a record the tour cannot make (an event needs the stream consumer). */
   status?: number;

@@ -253,9 +253,10 @@ describe('the bundled functions', () => {
     // Every request waits on an authorizer's cold start before its function's: it carries only the key or endpoint lookup.
     // The API key's authorizer reads the key and the organization's counterShards (by its key alone, no schema of the
     // organization's records); the inbound one, the endpoint.
-    // It also checks OAuth tokens: their lookup by hash, the grant and the key, the narrower of their scopes (functions/oauth's, no route of it).
+    // It also checks OAuth tokens: their lookup by hash, the grant and the key, the narrower of their scopes (functions/oauth's, no route of it);
+    // and members' console sessions: the session by its key, the member's role by its key, and the routes above each role (functions/console's, no route of it).
     const owned = {
-      authorizer: ['functions/authorizer.ts', 'functions/oauth/authorize-token.ts', 'functions/oauth/entity.ts', 'functions/oauth/metadata.ts', 'functions/oauth/scopes.ts', 'functions/oauth/secrets.ts', 'functions/organization/counter-shards.ts', 'functions/organization/entity.ts'],
+      authorizer: ['functions/authorizer.ts', 'functions/console/authorize-session.ts', 'functions/console/entity.ts', 'functions/console/roles.ts', 'functions/console/session-roles.ts', 'functions/console/session-token.ts', 'functions/console/sessions.ts', 'functions/console/settings.ts', 'functions/oauth/authorize-token.ts', 'functions/oauth/entity.ts', 'functions/oauth/metadata.ts', 'functions/oauth/scopes.ts', 'functions/oauth/secrets.ts', 'functions/organization/counter-shards.ts', 'functions/organization/entity.ts'],
       'inbound-endpoints/authorizer': ['functions/inbound-endpoints/', 'functions/organization/counter-shards'],
     };
     for (const [module, own] of Object.entries(owned)) {

@@ -71,7 +71,10 @@ describe('the API stack', () => {
     const throttled = routes.filter((route) => route.throttle);
     // The OAuth endpoints that register and issue have a ceiling every caller shares (functions/oauth/routes.ts), ten
     // times what any one source may ask (functions/oauth/source-limits.ts): it is the per-source limits that bind.
-    expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound', 'registerOAuthClient', 'getOAuthAuthorize', 'postOAuthAuthorize', 'postOAuthToken']);
+    // So have the console's sign-in routes (functions/console/routes.ts), far above what its per-source limits let one source ask.
+    expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound', 'requestSignInCode', 'signInWithCode', 'passkeySignInOptions', 'signInWithPasskey', 'registerOAuthClient', 'getOAuthAuthorize', 'postOAuthAuthorize', 'postOAuthToken']);
+    const signIn = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1v1~1sign-in~1codes')!;
+    expect(signIn).toMatchObject({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
     const register = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1oauth~1register')!;
     expect(register).toMatchObject({ ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 });
     for (const limit of Object.values(OAUTH_SOURCE_LIMITS)) expect(register.ThrottlingRateLimit).toBeGreaterThanOrEqual((10 * limit.limit) / limit.windowSeconds);

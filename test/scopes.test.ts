@@ -74,11 +74,13 @@ describe('a read key', () => {
     expect(calls).toEqual([]);
   });
 
-  it('reaches every GET route (whatever it then answers, never 403)', async () => {
+  it('reaches every GET route (whatever it then answers, never the scope’s 403)', async () => {
     const { read } = await organizationWithKeys();
     for (const route of routes.filter((route) => route.auth !== 'none' && route.method === 'GET')) {
       const res = await read.get(anyPath(route.path));
-      expect(res.status, `${route.method} ${route.path}`).not.toBe(403);
+      // A member's own routes refuse every key 403 SESSION_REQUIRED (functions/console), whatever its scope.
+      if (route.resource === 'console') expect(res.body.error?.code, `${route.method} ${route.path}`).toBe('SESSION_REQUIRED');
+      else expect(res.status, `${route.method} ${route.path}`).not.toBe(403);
       expect(res.status, `${route.method} ${route.path}`).toBeLessThan(500);
     }
   });
@@ -91,13 +93,16 @@ describe('the document', () => {
     return Object.values(resolved.content?.['application/json']?.examples ?? {}).some((example: any) => example.value.error?.code === 'INSUFFICIENT_SCOPE');
   };
 
-  it('shows 403 INSUFFICIENT_SCOPE on exactly the routes the gateway refuses some scope, and not on POST /mcp, which every key reaches', () => {
+  it('shows 403 INSUFFICIENT_SCOPE on exactly the routes the gateway refuses some scope or some member’s role, and not on POST /mcp, which every key reaches', () => {
     const keyed = routes.filter((route) => route.auth !== 'none');
     const documented = keyed.filter((route) => {
       const answer = document.paths[route.path][route.method.toLowerCase()].responses['403'];
       return answer !== undefined && insufficientScopeIn(answer);
     });
-    expect(documented.map((route) => `${route.method} ${route.path}`)).toEqual(keyed.filter((route) => someScopeRefuses(route.method, route.path)).map((route) => `${route.method} ${route.path}`));
+    // A member's session is refused a route above its role, and a change without its CSRF token: every route but a GET
+    // a MEMBER may call (and the MCP server's, which takes no session).
+    const sessionRefuses = (route: (typeof keyed)[number]) => !route.tokenAudience && (route.method !== 'GET' || route.sessionRole !== 'MEMBER');
+    expect(documented.map((route) => `${route.method} ${route.path}`)).toEqual(keyed.filter((route) => someScopeRefuses(route.method, route.path) || sessionRefuses(route)).map((route) => `${route.method} ${route.path}`));
     const mcp = document.paths['/mcp'].post.responses['403'];
     expect(insufficientScopeIn(mcp)).toBe(false);
     expect(mcp.description).not.toContain('INSUFFICIENT_SCOPE');

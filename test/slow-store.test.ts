@@ -305,11 +305,11 @@ describe('a store that does not answer in time', () => {
       return send();
     };
     const tour: TourClient = {
-      get: (path) => faulted(() => client.get(path), `GET ${path}`),
-      post: (path, body) => faulted(() => client.post(path, body), `POST ${path}`),
-      put: (path, body) => faulted(() => client.put(path, body), `PUT ${path}`),
-      patch: (path, body) => faulted(() => client.patch(path, body), `PATCH ${path}`),
-      delete: (path) => faulted(() => client.delete(path), `DELETE ${path}`),
+      get: (path, options) => faulted(() => client.get(path, options), `GET ${path}`),
+      post: (path, body, options) => faulted(() => client.post(path, body, options), `POST ${path}`),
+      put: (path, body, options) => faulted(() => client.put(path, body, options), `PUT ${path}`),
+      patch: (path, body, options) => faulted(() => client.patch(path, body, options), `PATCH ${path}`),
+      delete: (path, options) => faulted(() => client.delete(path, options), `DELETE ${path}`),
     };
     await tourRoutes(tour);
     // POST /v1/sms answers its own 503 when its message could not be recorded: nothing recorded, nothing sent.

@@ -63,20 +63,24 @@ const OFF_THE_TOURS_PATH: Record<string, string[]> = {
   patchTransfer: ['DeleteItem', 'UpdateItem'],
   patchFaq: ['DeleteItem', 'GetItem', 'PutItem'],
   patchWebhook: ['DeleteItem', 'PutItem'],
-
+  // A passkey enrolled: the tour's forged credential is refused before it is kept (a browser's virtual authenticator
+  // enrols one in functions/console/console.test.ts).
+  addPasskey: ['PutItem'],
 };
 
 /**
  * Actions of the functions that sign as themselves that the tour does not take, by function, each taken where its own
  * tests go (held to the function's grant there by the strict mode): the tour sends no SMS and no receipt arrives, its
  * webhook's URL is never delivered to, no one consents or exchanges a code, its inbound post is not a duplicate, the
- * sweep runs on its schedule, the stream consumer meets no event twice, and no automation runs. A grant that gains an
+ * sweep runs on its schedule, the stream consumer meets no event twice, no automation runs, and no passkey signs in. A grant that gains an
  * action fails the check until the tour takes it or it is named here; a name its grant no longer has fails it too.
  */
 const OWN_ACTIONS_OFF_THE_TOUR: Record<string, string[]> = {
   DeliverWebhooks: ['GetItem', 'PutItem', 'UpdateItem'],
   InboundSmsReplies: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
   PostOAuthAuthorize: ['GetItem', 'PutItem', 'Query'],
+  // A verified passkey's member and new session: only a browser's authenticator signs (functions/console/console.test.ts).
+  SignInWithPasskey: ['GetItem', 'PutItem'],
   PostOAuthToken: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query'],
   ReceiveInbound: ['ConditionCheckItem', 'DeleteItem'],
   RecordEvents: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],

@@ -3,7 +3,11 @@ import { usageIdentifierKey } from '#shared/auth/usage-plans';
 import { logger } from '#shared/observability';
 import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failures';
 import { getOrganizationCounterShards } from '../organization/counter-shards';
-import { getMember } from '../organization/member-store';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { isMemberRole, type MemberRole } from '#shared/member-roles';
+import { memberKey } from '#shared/store/keys';
 import { findActiveSession, touchSession } from './sessions';
 import { csrfTokenOf } from './session-token';
 import { routesDeniedTo } from './roles';
@@ -15,6 +19,12 @@ import { routesDeniedTo } from './roles';
  * every change to the session's CSRF token (shared/http/member-session.ts). The policy names every path: what a role
  * may do is the route's to say, as the answer is cached per token and reused on every route.
  */
+/** The member's role as stored now, if the member is still there and not disabled: read by its key alone (no member schema in the authorizer). */
+async function activeMember(organizationId: string, memberId: number): Promise<{ id: number; role: MemberRole } | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: memberKey(organizationId, memberId), ProjectionExpression: '#role, isDisabled', ExpressionAttributeNames: { '#role': 'role' } }));
+  return Item && Item.isDisabled !== true && isMemberRole(Item.role) ? { id: memberId, role: Item.role } : undefined;
+}
+
 export async function authorizeSession(token: string, event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> {
   const failed = async (error: unknown): Promise<never> => {
     logger.error('authorizer could not check the session', { error: error as Error });
@@ -23,8 +33,8 @@ export async function authorizeSession(token: string, event: APIGatewayRequestAu
   };
   const session = await findActiveSession(token).catch(failed);
   if (!session) throw await refused('apiKey', context);
-  const [member, counterShards] = await Promise.all([getMember(session.organizationId, session.memberId).catch(failed), getOrganizationCounterShards(session.organizationId).catch(failed)]);
-  if (!member || member.isDisabled || counterShards === undefined) throw await refused('apiKey', context);
+  const [member, counterShards] = await Promise.all([activeMember(session.organizationId, session.memberId).catch(failed), getOrganizationCounterShards(session.organizationId).catch(failed)]);
+  if (!member || counterShards === undefined) throw await refused('apiKey', context);
   // Bookkeeping never refuses a live session: a failed write is logged, and the request goes on.
   await touchSession(session).catch((error: unknown) => logger.error('could not record the session as used', { error: error as Error }));
   const [api = '', stage = '*'] = event.methodArn.split('/');

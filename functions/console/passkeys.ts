@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse, type AuthenticationResponseJSON, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -27,6 +27,10 @@ export const relyingPartyOf = (baseUrl: string): RelyingParty => {
 };
 
 const RP_NAME = 'Sales Pipeline';
+
+/** The WebAuthn library (CBOR, COSE and ASN.1 with it), loaded by the first ceremony: the sign-in routes' code alone is small at a cold start. */
+let webauthn: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const loadWebAuthn = () => (webauthn ??= import('@simplewebauthn/server'));
 const CHALLENGE_MS = PASSKEY_CHALLENGE_MINUTES * 60_000;
 
 export const passkeyRefused = (why: string) => new ApiError(400, `The passkey was not accepted: ${why}. Sign in with a code sent by text instead.`, 'PASSKEY_REFUSED');
@@ -63,6 +67,7 @@ export async function listPasskeys(organizationId: string, memberId: number): Pr
 /** The options of a new passkey's enrolment, its challenge kept for the member (a new enrolment replaces one under way). */
 export async function enrolmentOptions(organizationId: string, member: Member, rp: RelyingParty) {
   const existing = await queryAll(consoleKeys.passkeysOfMember(organizationId, member.id), ['id', 'transports']);
+  const { generateRegistrationOptions } = await loadWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID: rp.id,
@@ -96,6 +101,7 @@ async function takeChallenge(key: { pk: string; sk: string }): Promise<string | 
 export async function addPasskey(organizationId: string, member: Member, credential: RegistrationResponseJSON, name: string | undefined, rp: RelyingParty): Promise<Passkey> {
   const challenge = await takeChallenge(consoleKeys.enrolment(organizationId, member.id));
   if (!challenge) throw passkeyRefused('no enrolment is under way (ask for the options again)');
+  const { verifyRegistrationResponse } = await loadWebAuthn();
   const verification = await verifyRegistrationResponse({ response: credential, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true }).catch((error: unknown) => {
     throw passkeyRefused((error as Error).message);
   });
@@ -121,6 +127,7 @@ export async function addPasskey(organizationId: string, member: Member, credent
 
 /** A passkey sign-in's options: no credential named (the authenticator offers the person's passkeys), the challenge kept. */
 export async function signInOptions(rp: RelyingParty) {
+  const { generateAuthenticationOptions } = await loadWebAuthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', timeout: CHALLENGE_MS });
   const atMs = clock.now();
   await dynamo.send(
@@ -151,6 +158,7 @@ export async function useSignInPasskey(credential: AuthenticationResponseJSON, r
   const item = await itemAtGsi1(consoleKeys.passkeyByCredential(credential.id));
   if (!item) throw passkeyRefused('it is not enrolled here');
   const stored = fromItem(item);
+  const { verifyAuthenticationResponse } = await loadWebAuthn();
   const verification = await verifyAuthenticationResponse({
     response: credential,
     expectedChallenge: challenge,

@@ -170,6 +170,17 @@ export const addPasskey = defineRoute({
   dynamodb: ['GetItem', 'DeleteItem', 'PutItem'],
   status: 201,
   request: { body: AddPasskeyBody },
+  // What a browser's startRegistration answers (abridged: an authenticator's real values are longer).
+  requestExample: {
+    credential: {
+      id: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LVTxR7v3CaKfCz2Vy_g_MHSh7yJ8yL0Pxg6jo_o0hYiew',
+      rawId: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LVTxR7v3CaKfCz2Vy_g_MHSh7yJ8yL0Pxg6jo_o0hYiew',
+      type: 'public-key',
+      response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YQ', transports: ['internal', 'hybrid'] },
+      clientExtensionResults: {},
+    },
+    name: 'Work phone',
+  },
   response: PasskeyAdded,
   errors: [400, 403],
   idempotencyKey: false,

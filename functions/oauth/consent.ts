@@ -110,10 +110,11 @@ export function consentPage(request: AuthorizationRequest, params: Record<string
     .join('');
   const offered = member ? API_KEY_SCOPES.filter((scope) => mayGrant(member.widest, scope)) : API_KEY_SCOPES;
   const scopes = offered.map((scope) => `<label><input type="radio" name="granted_scope" value="${scope}"${scope === 'read' ? ' checked' : ''}> ${escape(SCOPE_WORDS[scope])}</label>`).join('');
+  const signInLink = signInUrl ? `\n<p>A member of the organization? <a href="${escape(signInUrl)}">Sign in to the console</a> and come back here, with no key.</p>` : '';
   const proof = member
-    ? `<p>You are signed in as <strong>${escape(member.name)}</strong> of <strong>${escape(member.organizationName)}</strong>: you grant access to its pipeline.</p>`
+    ? `<p>You are signed in as <strong>${escape(member.name)}</strong> of <strong>${escape(member.organizationName)}</strong>: ` + 'you grant access to its pipeline.</p>'
     : `<label>An API key of your organization <input type="password" name="api_key" autocomplete="off" required></label>
-<small>It proves you may grant access; it is not given to ${escape(request.client.clientName)}. What you grant is never more than the key may do, and ends when the key is revoked.</small>${signInUrl ? `\n<p>A member of the organization? <a href="${escape(signInUrl)}">Sign in to the console</a> and come back here, with no key.</p>` : ''}`;
+<small>It proves you may grant access; it is not given to ${escape(request.client.clientName)}. What you grant is never more than the key may do, and ends when the key is revoked.</small>${signInLink}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect ${escape(request.client.clientName)}</title>
 <style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}

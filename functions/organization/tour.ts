@@ -1,5 +1,8 @@
 import { SEQUENCE, type ResourceTour } from '#shared/route-tour';
 
+/** The phone of the tour's ADMIN, who signs in to the console on its tour (functions/console/tour.ts): a number for fiction. */
+export const TOUR_MEMBER_PHONE = '+61491570006';
+
 /** The route tour's requests of organization (test/support/route-tour.ts): one per route, each finding what the ones before it made. */
 export const tour: ResourceTour = {
   stops: [
@@ -7,7 +10,7 @@ export const tour: ResourceTour = {
       route: 'POST /v1/organization/members',
       kind: 'create',
       exception: { reason: SEQUENCE },
-      request: () => ({ method: 'POST', path: '/v1/organization/members', body: { email: 'kate@northside.com.au', firstName: 'Kate', lastName: 'Nguyen', role: 'ADMIN' } }),
+      request: () => ({ method: 'POST', path: '/v1/organization/members', body: { email: 'kate@northside.com.au', firstName: 'Kate', lastName: 'Nguyen', role: 'ADMIN', phone: TOUR_MEMBER_PHONE } }),
       keep: (b, s) => ((s.memberId = b.member.id), (s.userId = b.member.user.id)),
     },
     { route: 'PATCH /v1/organization/members/{memberId}', kind: 'other', request: (s) => ({ method: 'PATCH', path: `/v1/organization/members/${s.memberId}`, body: { position: 'Director', workingHours: { monday: [{ open: '07:00', close: '17:00' }] } } }) },

@@ -4,19 +4,20 @@ export interface Answer {
   body: any;
   /** The body was not JSON, or the request failed before an answer. */
   malformed?: string;
+  headers?: Headers;
 }
 
 export function jsonClient(url: string, apiKey: string) {
-  const request = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
     try {
       const response = await fetch(url + path, {
         method,
-        headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
       try {
-        return { status: response.status, body: JSON.parse(text) };
+        return { status: response.status, body: JSON.parse(text), headers: response.headers };
       } catch {
         return { status: response.status, body: null, malformed: text.slice(0, 200) };
       }
@@ -25,11 +26,11 @@ export function jsonClient(url: string, apiKey: string) {
     }
   };
   return {
-    get: (path: string) => request('GET', path),
-    post: (path: string, body: unknown) => request('POST', path, body),
-    put: (path: string, body: unknown) => request('PUT', path, body),
-    patch: (path: string, body: unknown) => request('PATCH', path, body),
-    delete: (path: string) => request('DELETE', path),
+    get: (path: string, options?: { headers?: Record<string, string> }) => request('GET', path, undefined, options?.headers),
+    post: (path: string, body: unknown, options?: { headers?: Record<string, string> }) => request('POST', path, body, options?.headers),
+    put: (path: string, body: unknown, options?: { headers?: Record<string, string> }) => request('PUT', path, body, options?.headers),
+    patch: (path: string, body: unknown, options?: { headers?: Record<string, string> }) => request('PATCH', path, body, options?.headers),
+    delete: (path: string, options?: { headers?: Record<string, string> }) => request('DELETE', path, undefined, options?.headers),
   };
 }
 

@@ -5,12 +5,15 @@ import type { RouteDefinition } from '#shared/routes/route';
 import { measureDynamoCalls, type DynamoCall } from './dynamo-calls';
 
 /** What the tour needs of an HTTP client: the test client and the benchmark's both fit. */
+type TourAnswer = Promise<{ status: number; body: any; headers?: Headers }>;
+/** Headers a stop sends instead of the client's own. */
+type TourOptions = { headers?: Record<string, string> };
 export interface TourClient {
-  get: (path: string) => Promise<{ status: number; body: any }>;
-  post: (path: string, body?: unknown) => Promise<{ status: number; body: any }>;
-  put: (path: string, body: unknown) => Promise<{ status: number; body: any }>;
-  patch: (path: string, body: unknown) => Promise<{ status: number; body: any }>;
-  delete: (path: string) => Promise<{ status: number; body: any }>;
+  get: (path: string, options?: TourOptions) => TourAnswer;
+  post: (path: string, body?: unknown, options?: TourOptions) => TourAnswer;
+  put: (path: string, body: unknown, options?: TourOptions) => TourAnswer;
+  patch: (path: string, body: unknown, options?: TourOptions) => TourAnswer;
+  delete: (path: string, options?: TourOptions) => TourAnswer;
 }
 
 export type { Exception, RouteClass } from '#shared/route-tour';
@@ -62,13 +65,13 @@ export function routeVisitor(client: TourClient): (stop: TourStop) => Promise<Ro
   return async (stop) => {
     const route = byKey.get(stop.route);
     if (!route) throw new Error(`the tour names ${stop.route}, which is not a route`);
-    const { method, path, body } = stop.request(state);
-    let answer: { status: number; body: any } = { status: 0, body: null };
+    const { method, path, body, headers } = stop.request(state);
+    let answer: { status: number; body: any; headers?: Headers } = { status: 0, body: null };
     const calls = await measureDynamoCalls(async () => {
-      answer = await send(client, method, path, body);
+      answer = await send(client, method, path, body, headers === undefined ? undefined : { headers });
     });
     if (stop.status !== undefined ? answer.status !== stop.status : answer.status >= 300) throw new Error(`${stop.route} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-    stop.keep?.(answer.body, state);
+    stop.keep?.(answer.body, state, answer.headers ?? new Headers());
     return { route, kind: stop.kind, path, status: answer.status, calls, exception: stop.exception };
   };
 }
@@ -84,18 +87,18 @@ export async function tourRoutes(client: TourClient): Promise<RouteVisit[]> {
   return visits;
 }
 
-function send(client: TourClient, method: string, path: string, body: unknown) {
+function send(client: TourClient, method: string, path: string, body: unknown, options: TourOptions | undefined) {
   switch (method) {
     case 'GET':
-      return client.get(path);
+      return client.get(path, options);
     case 'DELETE':
-      return client.delete(path);
+      return client.delete(path, options);
     case 'POST':
-      return client.post(path, body);
+      return client.post(path, body, options);
     case 'PUT':
-      return client.put(path, body);
+      return client.put(path, body, options);
     default:
-      return client.patch(path, body);
+      return client.patch(path, body, options);
   }
 }
 

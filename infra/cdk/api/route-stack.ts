@@ -30,8 +30,14 @@ function addRouteMethod(resource: IResource, httpMethod: string, route: RouteDef
     kind ? { authorizer: authorizers[kind]!.authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true } : { authorizationType: AuthorizationType.NONE },
   );
   if (!kind) {
-    // OAuth's endpoints are called before a client holds any credential; the rest is the API's description of itself.
-    const why = route.tag === 'OAuth' ? "OAuth's metadata, registration, consent and token endpoints, which a client calls before it holds a token" : "the API's own description and reference page";
+    // OAuth's endpoints are called before a client holds any credential, the console's sign-in before a person holds a
+    // session; the rest is the API's description of itself.
+    const why =
+      route.tag === 'OAuth'
+        ? "OAuth's metadata, registration, consent and token endpoints, which a client calls before it holds a token"
+        : route.resource === 'console'
+          ? "the console's sign-in, which a person calls before they hold a session"
+          : "the API's own description and reference page";
     for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {
       Validations.of(method).acknowledge({ id: rule, reason: `${httpMethod} ${route.path} is public by design: ${why}.` });
     }
