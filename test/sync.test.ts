@@ -391,6 +391,7 @@ describe('every list route takes updatedSince', () => {
     // GET /v1/events/samples is a type's newest three events or its example: GET /v1/events?type= syncs the events.
     // GET /v1/oauth/grants answers the organization's live grants whole, unpaged as yet (docs/decisions/oauth.md).
     // GET /v1/me is the session's own member, organization and passkeys: one answer, no list of records.
+    // GET /v1/api-keys answers the organization's keys whole (a few, made by hand), unpaged.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
       'findAvailability',
       'getCurrentSession',
@@ -399,6 +400,7 @@ describe('every list route takes updatedSince', () => {
       'getReportFunnel',
       'getReportSummary',
       'getReportTimeseries',
+      'listApiKeys',
       'listAutomationTemplates',
       'listEventSamples',
       'listOauthGrants',

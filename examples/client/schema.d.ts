@@ -1680,6 +1680,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s API keys
+         * @description Every key of the organization, active, expired or revoked, with its scope and when a request last used it (never the key itself, which is shown once).
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description A new key of the organization, for an integration: its `token` is the key itself, answered this once and kept nowhere but by its hash. It takes no Idempotency-Key: a kept answer would keep the key; a retry makes a second key, which the list shows and an ADMIN revokes.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Refuses the key from now on (the gateway may accept it for up to its authorizer cache’s lifetime); revoking it again answers the same. Its grants to assistants end with it.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -13654,10 +13698,158 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization’s API keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            /** @description `key_…`: the key’s id (never the key itself). */
+                            id: string;
+                            name: string | null;
+                            /** @enum {string} */
+                            scope: "read" | "write" | "full";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description When a request last used it, to the minute; null: never. */
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Website form",
+                 *       "scope": "write"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What it is for (“Zapier”, “website form”), shown in the list and the audit log. */
+                    name: string;
+                    /**
+                     * @description `read` only GETs; `write` also changes but never deletes; `full` does everything.
+                     * @default read
+                     * @enum {string}
+                     */
+                    scope?: "read" | "write" | "full";
+                };
+            };
+        };
+        responses: {
+            /** @description Make an API key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: {
+                            /** @description `key_…`: the key’s id (never the key itself). */
+                            id: string;
+                            name: string | null;
+                            /** @enum {string} */
+                            scope: "read" | "write" | "full";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description When a request last used it, to the minute; null: never. */
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            revokedAt: string | null;
+                            /** @description The key itself: shown this once, never again (only its hash is kept). */
+                            token: string;
+                        };
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke an API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (121 tools in about 553 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (124 tools in about 557 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

@@ -310,3 +310,41 @@ describe('connecting an assistant as a member signed in to the console', () => {
     expect(html).toContain(`<a href="/console/sign-in?return=${encodeURIComponent(`/oauth/authorize?${query}`).replace(/&/g, '&amp;')}">Sign in to the console</a>`);
   });
 });
+
+describe('API keys, made and revoked by an ADMIN signed in', () => {
+  it('makes a key whose token is shown once and works, lists it without the token, and revokes it', async () => {
+    const { phone } = await memberWithPhone('ADMIN');
+    const { session } = await signIn(phone);
+    const made = await session.post('/v1/api-keys', { name: 'Website form', scope: 'write' });
+    expect(made.status).toBe(201);
+    expect(made.body.key).toMatchObject({ name: 'Website form', scope: 'write', lastUsedAt: null, revokedAt: null });
+    expect(made.body.key.token).toMatch(/^sp_live_[A-Za-z0-9_-]{43}$/);
+    const integration = api.as(made.body.key.token);
+    expect((await integration.get('/v1/leads')).status).toBe(200);
+
+    const listed = await session.get('/v1/api-keys');
+    expect(listed.body.keys.map((key: { id: string }) => key.id)).toContain(made.body.key.id);
+    expect(JSON.stringify(listed.body)).not.toContain(made.body.key.token);
+
+    expect((await session.delete(`/v1/api-keys/${made.body.key.id}`)).body).toEqual({ success: true, id: made.body.key.id });
+    expect((await integration.get('/v1/leads')).status).toBe(401);
+    expect((await session.get('/v1/api-keys')).body.keys.find((key: { id: string }) => key.id === made.body.key.id).revokedAt).not.toBeNull();
+  });
+
+  it('is an ADMIN’s alone: a MANAGER is refused, a key is refused, and another organization’s key is not found', async () => {
+    const { phone, client } = await memberWithPhone('MANAGER');
+    const { session: manager } = await signIn(phone);
+    expect((await manager.get('/v1/api-keys')).status).toBe(403);
+    expect((await manager.post('/v1/api-keys', { name: 'Mine' })).status).toBe(403);
+    expect((await client.get('/v1/api-keys')).body.error.code).toBe('SESSION_REQUIRED');
+    expect((await client.post('/v1/api-keys', { name: 'Another key' })).body.error.code).toBe('SESSION_REQUIRED');
+
+    const { phone: adminPhone } = await memberWithPhone('ADMIN');
+    const { session: admin } = await signIn(adminPhone);
+    const theirs = (await admin.post('/v1/api-keys', { name: 'Theirs' })).body.key.id as string;
+    const { phone: otherPhone } = await memberWithPhone('ADMIN');
+    const { session: otherAdmin } = await signIn(otherPhone);
+    expect((await otherAdmin.delete(`/v1/api-keys/${theirs}`)).status).toBe(404);
+    expect((await otherAdmin.get('/v1/api-keys')).body.keys.map((key: { id: string }) => key.id)).not.toContain(theirs);
+  });
+});

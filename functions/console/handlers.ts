@@ -6,6 +6,8 @@ import { ApiError, NotFoundError } from '#shared/errors';
 import { memberSessionOf } from '#shared/http/member-session';
 import { admitSource, sourceOfAddress } from '#shared/limits/per-source';
 import { getMember } from '../organization/member-store';
+import { createApiKey, listApiKeys, revokeApiKey } from '#shared/auth/api-keys';
+import type { ApiKeySummary } from '#shared/auth/api-key';
 import type { Member } from '../organization/member-schema';
 import { getOrganizationHours } from '../organization/store';
 import { sendSignInCode, useSignInCode, CODE_LIFETIME_SECONDS } from './codes';
@@ -94,4 +96,28 @@ export const signOutEverywhereHandler = apiHandler(routes.signOutEverywhere, asy
   const { member } = await signedInMember(organizationId, request);
   const signedOut = await endEverySession(organizationId, member.id);
   return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
+});
+
+/** A key's request is refused: keys are managed by a member signed in, never by another key. */
+const requireSession = (request: RawRequest) => {
+  if (!memberSessionOf(request.authorizer)) throw sessionRequired();
+};
+
+const viewOf = ({ keyId, name, scope, createdAt, lastUsedAt, expiresAt, revokedAt }: ApiKeySummary) => ({ id: keyId, name, scope, createdAt, lastUsedAt, expiresAt, revokedAt });
+
+export const listApiKeysHandler = apiHandler(routes.listApiKeys, async ({ organizationId, request }) => {
+  requireSession(request);
+  return { keys: (await listApiKeys(organizationId)).map(viewOf).sort((a, b) => b.createdAt.localeCompare(a.createdAt)) };
+});
+
+export const createApiKeyHandler = apiHandler(routes.createApiKey, async ({ organizationId, body, request }) => {
+  requireSession(request);
+  const { key, token } = await createApiKey(organizationId, null, body.name, body.scope);
+  return { key: { ...viewOf(key), token } };
+});
+
+export const revokeApiKeyHandler = apiHandler(routes.revokeApiKey, async ({ organizationId, path, request }) => {
+  requireSession(request);
+  await revokeApiKey(organizationId, path.keyId);
+  return { success: true as const, id: path.keyId };
 });

@@ -7,4 +7,8 @@ export const isolationCases: IsolationCases = {
   addPasskey: 'the session’s own member and enrolment; a key is refused (SESSION_REQUIRED)',
   signOut: 'the session itself; a key is refused (SESSION_REQUIRED)',
   signOutEverywhere: 'the session’s own member; a key is refused (SESSION_REQUIRED)',
+  // Another organization's ADMIN revoking this one's key is answered 404: functions/console/console-sign-in.test.ts.
+  listApiKeys: 'lists the session’s organization’s keys; a key is refused (SESSION_REQUIRED)',
+  createApiKey: 'creates; references nothing; a key is refused (SESSION_REQUIRED)',
+  revokeApiKey: 'a key is refused (SESSION_REQUIRED) before the id is read; a session of another organization is answered 404 (console-sign-in.test.ts)',
 };

@@ -9,7 +9,10 @@ import { consoleKeys, consoleKeySamples } from './entity';
  */
 export const console = defineResource({
   name: 'console',
-  tags: { 'Console sign-in': 'How a member signs in to the console: a code texted to their phone, or a passkey; their session, passkeys and signing out.' },
+  tags: {
+    'Console sign-in': 'How a member signs in to the console: a code texted to their phone, or a passkey; their session, passkeys and signing out.',
+    'API keys': 'The organization’s API keys, which its ADMINs make and revoke in the console: each shown once.',
+  },
   routes: consoleRoutes,
   keys: [{ builders: consoleKeys, samples: consoleKeySamples }],
 });

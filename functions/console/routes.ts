@@ -1,7 +1,7 @@
 import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { prose } from '#shared/prose';
 import { smsSender } from '../sms/capability';
-import { AddPasskeyBody, CodeSent, CurrentSession, PasskeyAdded, PasskeyOptions, RequestCodeBody, SignedIn, SignedOut, SignInWithCodeBody, SignInWithPasskeyBody } from './schema';
+import { AddPasskeyBody, ApiKeyIdPath, ApiKeyList, ApiKeyRevoked, CodeSent, CreateApiKeyBody, CreatedApiKey, CurrentSession, PasskeyAdded, PasskeyOptions, RequestCodeBody, SignedIn, SignedOut, SignInWithCodeBody, SignInWithPasskeyBody } from './schema';
 import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
 import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
 
@@ -217,4 +217,68 @@ export const signOutEverywhere = defineRoute({
   responses: { 200: { headers: { 'Set-Cookie': `Clears \`${SESSION_COOKIE}\`.` } } },
 });
 
-export const consoleRoutes: RouteDefinition[] = [requestSignInCode, signInWithCode, passkeySignInOptions, signInWithPasskey, getCurrentSession, passkeyEnrolmentOptions, addPasskey, signOut, signOutEverywhere];
+/** An organization's API keys, managed by its ADMINs in the console: a key cannot make or revoke keys (SESSION_REQUIRED). */
+const KEYS = { tag: 'API keys', sessionRole: 'ADMIN' as const };
+
+export const listApiKeys = defineRoute({
+  ...KEYS,
+  operationId: 'listApiKeys',
+  method: 'GET',
+  path: '/v1/api-keys',
+  summary: 'The organization’s API keys',
+  description: 'Every key of the organization, active, expired or revoked, with its scope and when a request last used it (never the key itself, which is shown once).',
+  dynamodb: ['Query'],
+  status: 200,
+  request: {},
+  response: ApiKeyList,
+  errors: [403],
+});
+
+export const createApiKey = defineRoute({
+  ...KEYS,
+  operationId: 'createApiKey',
+  method: 'POST',
+  path: '/v1/api-keys',
+  summary: 'Make an API key',
+  description: prose`
+    A new key of the organization, for an integration: its \`token\` is the key itself, answered this once and kept nowhere
+    but by its hash. It takes no Idempotency-Key: a kept answer would keep the key; a retry makes a second key, which the
+    list shows and an ADMIN revokes.
+  `,
+  dynamodb: ['PutItem'],
+  status: 201,
+  request: { body: CreateApiKeyBody },
+  requestExample: { name: 'Website form', scope: 'write' },
+  response: CreatedApiKey,
+  errors: [400, 403],
+  idempotencyKey: false,
+});
+
+export const revokeApiKey = defineRoute({
+  ...KEYS,
+  operationId: 'revokeApiKey',
+  method: 'DELETE',
+  path: '/v1/api-keys/{keyId}',
+  summary: 'Revoke an API key',
+  description: 'Refuses the key from now on (the gateway may accept it for up to its authorizer cache’s lifetime); revoking it again answers the same. Its grants to assistants end with it.',
+  dynamodb: ['UpdateItem'],
+  status: 200,
+  request: { path: ApiKeyIdPath },
+  response: ApiKeyRevoked,
+  errors: [400, 403, 404],
+});
+
+export const consoleRoutes: RouteDefinition[] = [
+  requestSignInCode,
+  signInWithCode,
+  passkeySignInOptions,
+  signInWithPasskey,
+  getCurrentSession,
+  passkeyEnrolmentOptions,
+  addPasskey,
+  signOut,
+  signOutEverywhere,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
+];

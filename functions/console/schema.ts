@@ -3,6 +3,7 @@ import { E164, NonEmptyString, Timestamp } from '#shared/schema';
 import { Member } from '../organization/member-schema';
 import { prose } from '#shared/prose';
 import { SIGN_IN_CODE } from './settings';
+import { API_KEY_SCOPES } from '#shared/auth/scopes';
 
 const Phone = v.pipe(
   v.string('phone must be a string'),
@@ -94,3 +95,28 @@ export const PasskeyOptions = v.object({
 export const PasskeyAdded = v.object({ passkey: Passkey });
 
 export const SignedOut = v.object({ signedOut: v.pipe(v.number(), v.integer(), v.description('How many sessions ended.')) });
+
+export const ApiKeyView = v.object({
+  id: v.pipe(v.string(), v.description('`key_…`: the key’s id (never the key itself).')),
+  name: v.nullable(v.string()),
+  scope: v.picklist(API_KEY_SCOPES),
+  createdAt: Timestamp,
+  lastUsedAt: v.pipe(v.nullable(Timestamp), v.description('When a request last used it, to the minute; null: never.')),
+  expiresAt: v.nullable(Timestamp),
+  revokedAt: v.nullable(Timestamp),
+});
+
+export const ApiKeyList = v.object({ keys: v.array(ApiKeyView) });
+
+export const CreateApiKeyBody = v.strictObject({
+  name: v.pipe(NonEmptyString('name', 100), v.description('What it is for (“Zapier”, “website form”), shown in the list and the audit log.')),
+  scope: v.optional(v.pipe(v.picklist(API_KEY_SCOPES, `scope must be one of ${API_KEY_SCOPES.join(', ')}`), v.description('`read` only GETs; `write` also changes but never deletes; `full` does everything.')), 'read'),
+});
+
+export const CreatedApiKey = v.object({
+  key: v.object({ ...ApiKeyView.entries, token: v.pipe(v.string(), v.description('The key itself: shown this once, never again (only its hash is kept).')) }),
+});
+
+export const ApiKeyIdPath = v.object({ keyId: v.pipe(v.string('keyId must be a string'), v.regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'keyId must be an API key id (key_…)')) });
+
+export const ApiKeyRevoked = v.object({ success: v.literal(true), id: v.string() });

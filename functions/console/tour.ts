@@ -40,6 +40,10 @@ export const tour: ResourceTour = {
     { route: 'GET /v1/me', kind: 'other', request: (s) => ({ method: 'GET', path: '/v1/me', headers: asMember(s) }) },
     { route: 'POST /v1/me/passkey-options', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/me/passkey-options', body: {}, headers: asMember(s, true) }) },
     { route: 'POST /v1/me/passkeys', kind: 'other', status: 400, request: (s) => ({ method: 'POST', path: '/v1/me/passkeys', body: { credential: forged() }, headers: asMember(s, true) }) },
+    // A key is one item put, not a record of a sequence or a counted collection: no transaction.
+    { route: 'POST /v1/api-keys', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/api-keys', body: { name: 'Website form', scope: 'write' }, headers: asMember(s, true) }), keep: (b, s) => (s.consoleKeyId = b.key.id) },
+    { route: 'GET /v1/api-keys', kind: 'list', request: (s) => ({ method: 'GET', path: '/v1/api-keys', headers: asMember(s) }) },
+    { route: 'DELETE /v1/api-keys/{keyId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/api-keys/${s.consoleKeyId}`, headers: asMember(s, true) }) },
     { route: 'DELETE /v1/me/sessions', kind: 'other', request: (s) => ({ method: 'DELETE', path: '/v1/me/sessions', headers: asMember(s, true) }) },
     { route: 'POST /v1/sign-in/codes', kind: 'other', request: () => ({ method: 'POST', path: '/v1/sign-in/codes', body: { phone } }) },
     { route: 'POST /v1/sign-in/sessions', kind: 'other', request: () => ({ method: 'POST', path: '/v1/sign-in/sessions', body: { phone, code: codeTexted() } }), keep: keepSession },
