@@ -1,0 +1,131 @@
+import { useState } from 'preact/hooks';
+import { get, listUntil, post, query, segment } from '../api';
+import { consolePath } from '../base';
+import { OUTCOME_LABELS, SOURCE_LABELS, when } from '../format';
+import type { Appointment, Automation, AutomationRun, InquiryListItem, LeadActivity, Page as ListPage } from '../types';
+import { Loading, useAction, useLoad } from '../ui';
+import { RunList } from './runs';
+
+const APPOINTMENT_WORDS: Record<Appointment['status'], string> = { BOOKED: 'Booked', CANCELLED: 'Cancelled', COMPLETED: 'Completed', NO_SHOW: 'No-show' };
+
+/** The lead's timeline, newest first, and a note added to it (POST …/activities, event NOTE). */
+export function Activities({ leadId }: { leadId: string }) {
+  const loaded = useLoad((signal) => get<ListPage<'activities', LeadActivity>>(`/v1/leads/${segment(leadId)}/activities?limit=50`, signal), [leadId]);
+  const [note, setNote] = useState('');
+  const [busy, run] = useAction();
+  const add = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      const { activity } = await post<{ activity: LeadActivity }>(`/v1/leads/${segment(leadId)}/activities`, { event: 'NOTE', data: note.trim() });
+      loaded.set({ ...loaded.data!, activities: [activity, ...(loaded.data?.activities ?? [])] });
+      setNote('');
+    }, 'Note added.');
+  };
+  return (
+    <section aria-labelledby="activity-heading">
+      <h2 id="activity-heading">Notes and activity</h2>
+      <form class="stack" onSubmit={add}>
+        <label for="lead-note">Note</label>
+        <textarea id="lead-note" rows={2} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
+        <button type="submit" disabled={busy || !note.trim()}>
+          Add note
+        </button>
+      </form>
+      <Loading loaded={loaded} what="activity">
+        {({ activities }) =>
+          activities.length === 0 ? (
+            <p>No activity yet.</p>
+          ) : (
+            <ul class="timeline">
+              {activities.map((activity) => (
+                <li key={activity.id}>
+                  <span class="muted">{when(activity.createdAt)}</span> <strong>{activity.event.replace(/_/g, ' ').toLowerCase()}</strong>
+                  {activity.data && <span class="body"> {activity.data}</span>}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loading>
+    </section>
+  );
+}
+
+export function Inquiries({ leadId }: { leadId: string }) {
+  const loaded = useLoad((signal) => get<ListPage<'inquiries', InquiryListItem>>(`/v1/inquiries${query({ leadId, limit: 50 })}`, signal), [leadId]);
+  return (
+    <section aria-labelledby="inquiries-heading">
+      <h2 id="inquiries-heading">Inquiries</h2>
+      <Loading loaded={loaded} what="inquiries">
+        {({ inquiries }) =>
+          inquiries.length === 0 ? (
+            <p>No inquiries.</p>
+          ) : (
+            <ul>
+              {inquiries.map((item) => (
+                <li key={item.id}>
+                  <a href={consolePath(`/inbox/${segment(item.id)}`)}>
+                    {SOURCE_LABELS[item.source]}
+                    {item.callOutcome ? ` (${OUTCOME_LABELS[item.callOutcome]})` : ''}, {when(item.createdAt)}
+                  </a>
+                  {item.summary && `: ${item.summary}`}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loading>
+    </section>
+  );
+}
+
+export function Appointments({ leadId }: { leadId: string }) {
+  const loaded = useLoad((signal) => get<ListPage<'appointments', Appointment>>(`/v1/appointments${query({ leadId, limit: 50 })}`, signal), [leadId]);
+  return (
+    <section aria-labelledby="appointments-heading">
+      <h2 id="appointments-heading">Appointments</h2>
+      <Loading loaded={loaded} what="appointments">
+        {({ appointments }) =>
+          appointments.length === 0 ? (
+            <p>No appointments.</p>
+          ) : (
+            <ul>
+              {appointments.map((appointment) => (
+                <li key={appointment.id}>
+                  <strong>{appointment.title}</strong>, {when(appointment.startsAt)} · {APPOINTMENT_WORDS[appointment.status]}
+                  {appointment.location && ` · ${appointment.location}`}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loading>
+    </section>
+  );
+}
+
+/** The lead's runs of every automation, with why each stopped. */
+export function LeadRuns({ leadId }: { leadId: string }) {
+  const loaded = useLoad(async (signal) => {
+    // TODO(api): runs can be listed only per automation, with no leadId filter: every automation's newest 100 runs are
+    // read and the lead's kept. GET /v1/leads/{id}/automation-runs (or ?leadId= on the runs list) would be one read.
+    const { items: automations } = await listUntil<Automation>('/v1/automations', 'automations', { signal });
+    const pages = await Promise.all(automations.map((automation) => get<ListPage<'runs', AutomationRun>>(`/v1/automations/${segment(automation.id)}/runs?limit=100`, signal)));
+    return { automations, runs: pages.flatMap((page) => page.runs).filter((run) => run.leadId === leadId) };
+  }, [leadId]);
+  const nameOf = (id: string) => loaded.data?.automations.find((automation) => automation.id === id)?.name ?? 'Automation';
+  return (
+    <section aria-labelledby="runs-heading">
+      <h2 id="runs-heading">Automation runs</h2>
+      <Loading loaded={loaded} what="automation runs">
+        {({ runs }) => (
+          <RunList
+            runs={runs}
+            heading={(run) => ({ text: nameOf(run.automationId), href: consolePath(`/automations/${segment(run.automationId)}`) })}
+            onChanged={(changed) => loaded.set({ ...loaded.data!, runs: runs.map((run) => (run.id === changed.id ? changed : run)) })}
+          />
+        )}
+      </Loading>
+    </section>
+  );
+}

@@ -1,0 +1,93 @@
+import { get, listUntil, segment } from '../api';
+import type { Automation, AutomationRun, InquiryListItem, Lead, Page, Webhook, WebhookDelivery } from '../types';
+
+/** A count for Today; `atLeast` when the lists read stopped before the end, so the count is a floor. */
+export interface Count {
+  count: number;
+  atLeast: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whether one ISO time is after another (as instants: the API's and the browser's texts may differ in their digits). */
+export const after = (time: string, than: string) => Date.parse(time) > Date.parse(than);
+/** A quote no one has touched for this long is going quiet. */
+export const QUIET_DAYS = 7;
+/** How far back Today looks for runs a reply stopped. */
+export const STOPPED_DAYS = 7;
+
+const LAST_VISIT = 'console.lastVisit';
+const THIS_VISIT_SINCE = 'console.visitSince';
+
+/**
+ * When the owner last looked, kept in localStorage; this tab keeps the time it read (sessionStorage), so going back to
+ * Today in the same visit counts from the same moment. A first visit counts the last day.
+ */
+export function lastVisit(): string {
+  try {
+    const kept = sessionStorage.getItem(THIS_VISIT_SINCE);
+    if (kept) return kept;
+    const since = localStorage.getItem(LAST_VISIT) ?? new Date(Date.now() - DAY_MS).toISOString();
+    sessionStorage.setItem(THIS_VISIT_SINCE, since);
+    localStorage.setItem(LAST_VISIT, new Date().toISOString());
+    return since;
+  } catch {
+    // Storage refused (a private window): count the last day.
+    return new Date(Date.now() - DAY_MS).toISOString();
+  }
+}
+
+export async function newInquiries(since: string, signal: AbortSignal): Promise<Count> {
+  // TODO(api): GET /v1/inquiries has no createdSince filter (updatedSince also lists inquiries only marked read):
+  // the newest-first list is read until an inquiry older than the last visit.
+  const { items, complete } = await listUntil<InquiryListItem>('/v1/inquiries', 'inquiries', { signal, enough: (page) => page.some((item) => !after(item.createdAt, since)) });
+  return { count: items.filter((item) => after(item.createdAt, since)).length, atLeast: !complete };
+}
+
+export async function missedOrTransferredCalls(signal: AbortSignal): Promise<Count> {
+  // TODO(api): GET /v1/inquiries has no callOutcome or isRead filter: the newest 100 calls are read and filtered here.
+  const page = await get<Page<'inquiries', InquiryListItem>>('/v1/inquiries?source=CALL&limit=100', signal);
+  const count = page.inquiries.filter((call) => !call.isRead && (call.callOutcome === 'MISSED' || call.callOutcome === 'TRANSFERRED')).length;
+  return { count, atLeast: page.nextCursor !== null };
+}
+
+/** When a lead last changed or last got in touch, whichever is later. */
+export const lastTouched = (lead: Lead) => (lead.lastInquiryDate && after(lead.lastInquiryDate, lead.updatedAt) ? lead.lastInquiryDate : lead.updatedAt);
+export const quietSince = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
+
+export async function quietQuotes(signal: AbortSignal): Promise<Count> {
+  // TODO(api): GET /v1/leads has no "not updated since" filter: the QUOTED leads are read and the quiet ones counted.
+  const before = quietSince(QUIET_DAYS);
+  const { items, complete } = await listUntil<Lead>('/v1/leads?status=QUOTED', 'leads', { signal });
+  return { count: items.filter((lead) => after(before, lastTouched(lead))).length, atLeast: !complete };
+}
+
+/** The runs a lead's reply stopped lately, of every automation. */
+export async function runsStoppedByReply(signal: AbortSignal): Promise<{ runs: AutomationRun[]; automations: Automation[]; complete: boolean }> {
+  // TODO(api): no organization-wide list of runs, and GET /v1/automations/{id}/runs has no stoppedReason or
+  // updatedBefore filter: each automation's STOPPED runs are read (newest 100) and those a reply stopped kept.
+  const since = quietSince(STOPPED_DAYS);
+  const { items: automations } = await listUntil<Automation>('/v1/automations', 'automations', { signal });
+  const pages = await Promise.all(automations.map((automation) => get<Page<'runs', AutomationRun>>(`/v1/automations/${segment(automation.id)}/runs?status=STOPPED&limit=100`, signal)));
+  const runs = pages.flatMap((page) => page.runs).filter((run) => run.stoppedReason === 'lead.replied' && !after(since, run.updatedAt));
+  return { runs, automations, complete: pages.every((page) => page.nextCursor === null) };
+}
+
+export async function stoppedOnReply(signal: AbortSignal): Promise<Count> {
+  const { runs, complete } = await runsStoppedByReply(signal);
+  return { count: runs.length, atLeast: !complete };
+}
+
+/** Failing: the service disabled it, or its newest delivery attempt failed. */
+export async function isFailing(webhook: Webhook, signal?: AbortSignal): Promise<boolean> {
+  if (webhook.disabledReason === 'FAILING' || webhook.disabledReason === 'GONE') return true;
+  if (!webhook.isEnabled) return false;
+  const { deliveries } = await get<Page<'deliveries', WebhookDelivery>>(`/v1/webhooks/${segment(webhook.id)}/deliveries?limit=1`, signal);
+  return deliveries[0]?.status === 'FAILED';
+}
+
+export async function failingWebhooks(signal: AbortSignal): Promise<Count> {
+  const { items, complete } = await listUntil<Webhook>('/v1/webhooks', 'webhooks', { signal });
+  const failing = await Promise.all(items.map((webhook) => isFailing(webhook, signal)));
+  return { count: failing.filter(Boolean).length, atLeast: !complete };
+}

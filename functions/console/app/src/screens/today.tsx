@@ -1,0 +1,57 @@
+import { consolePath } from '../base';
+import { when } from '../format';
+import { problemOf } from '../notices';
+import { useSession } from '../session';
+import { Page, useLoad } from '../ui';
+import { failingWebhooks, lastVisit, missedOrTransferredCalls, newInquiries, QUIET_DAYS, quietQuotes, STOPPED_DAYS, stoppedOnReply, type Count } from './today-counts';
+
+interface Tile {
+  /** What is counted, after the number: "new inquiries since your last visit". */
+  label: string;
+  load: (signal: AbortSignal) => Promise<Count>;
+  /** The filtered list the count is of. */
+  href: string;
+}
+
+/** One count, a link into the list it counts; each reads on its own, so a slow one holds back no other. */
+function CountTile({ tile }: { tile: Tile }) {
+  const loaded = useLoad(tile.load, [tile.href]);
+  const figure = loaded.data ? `${loaded.data.count}${loaded.data.atLeast ? '+' : ''}` : loaded.error ? '?' : '…';
+  return (
+    <li class="tile">
+      <a href={tile.href}>
+        <span class="figure">{figure}</span> <span>{tile.label}</span>
+      </a>
+      {loaded.error !== undefined && <p class="error-text">Could not count: {problemOf(loaded.error).message}</p>}
+    </li>
+  );
+}
+
+export function Today() {
+  const session = useSession();
+  const since = lastVisit();
+  const inbox = consolePath('/inbox');
+  const tiles: Tile[] = [
+    { label: `new inquiries since your last visit (${when(since)})`, load: (signal) => newInquiries(since, signal), href: `${inbox}?since=${encodeURIComponent(since)}` },
+    { label: 'unread calls the receptionist missed or transferred', load: missedOrTransferredCalls, href: `${inbox}?source=CALL&outcome=MISSED,TRANSFERRED&show=unread` },
+    { label: `quotes gone quiet for ${QUIET_DAYS} days or more`, load: quietQuotes, href: `${consolePath('/pipeline')}?status=QUOTED&quietDays=${QUIET_DAYS}` },
+    { label: `automation runs a reply stopped in the last ${STOPPED_DAYS} days`, load: stoppedOnReply, href: `${consolePath('/automations')}?stopped=lead.replied` },
+  ];
+  // Webhooks are an admin's alone (a MANAGER's or MEMBER's session is refused them).
+  if (session?.member.role === 'ADMIN') tiles.push({ label: 'failing webhooks', load: failingWebhooks, href: `${consolePath('/settings')}?webhooks=failing#webhooks` });
+  return (
+    <Page title="Today">
+      {session && <p>Hello {session.member.firstName}. Here is what needs you.</p>}
+      <ul class="tiles">
+        {tiles.map((tile) => (
+          <CountTile key={tile.href} tile={tile} />
+        ))}
+        {/* TODO(api): holds have no list (only POST /v1/availability/holds): "holds about to expire" needs
+            GET /v1/availability/holds with an expiresBefore filter. */}
+        <li class="tile">
+          <span class="figure">—</span> <span>holds about to expire: the API cannot list holds yet</span>
+        </li>
+      </ul>
+    </Page>
+  );
+}

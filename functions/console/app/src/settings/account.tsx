@@ -1,0 +1,77 @@
+import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import { useState } from 'preact/hooks';
+import { get, post, remove } from '../api';
+import { consolePath } from '../base';
+import { when } from '../format';
+import { navigate } from '../router';
+import { setSession } from '../session';
+import type { Passkey, Session } from '../types';
+import { Loading, useAction, useLoad } from '../ui';
+
+/** The member's passkeys (GET /v1/me) and a new one: options, the browser's ceremony, then the credential kept. */
+export function Passkeys() {
+  const loaded = useLoad((signal) => get<{ session: Session }>('/v1/me', signal).then(({ session }) => session.passkeys ?? []), []);
+  const [name, setName] = useState('');
+  const [busy, run] = useAction();
+  const add = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      if (!browserSupportsWebAuthn()) throw new Error('This browser cannot make passkeys.');
+      const { options } = await post<{ options: PublicKeyCredentialCreationOptionsJSON }>('/v1/me/passkey-options', {});
+      const credential = await startRegistration({ optionsJSON: options });
+      const { passkey } = await post<{ passkey: Passkey }>('/v1/me/passkeys', { credential, ...(name.trim() ? { name: name.trim() } : {}) });
+      loaded.set([...(loaded.data ?? []), passkey]);
+      setName('');
+    }, 'Passkey added: you can sign in with it next time.');
+  };
+  return (
+    <>
+      <Loading loaded={loaded} what="passkeys">
+        {(passkeys) =>
+          passkeys.length === 0 ? (
+            <p>No passkeys yet: you sign in with a texted code.</p>
+          ) : (
+            <ul>
+              {passkeys.map((passkey) => (
+                <li key={passkey.id}>
+                  {passkey.name ?? 'Passkey'}, added {when(passkey.createdAt)}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loading>
+      <form class="inline-form" onSubmit={add}>
+        <div class="field">
+          <label for="passkey-name">Passkey name (optional)</label>
+          <input id="passkey-name" placeholder="My phone" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </div>
+        <button type="submit" class="primary" disabled={busy}>
+          Add a passkey
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** Ends this browser's session, or every session of the member; then the sign-in screen, with nowhere to return to. */
+export function SignOut() {
+  const [busy, run] = useAction();
+  const signOut = (path: string) =>
+    run(async () => {
+      await remove(path);
+      // The sign-in screen first, so the shell sends nobody back here after the next sign-in.
+      navigate(consolePath('/sign-in'));
+      setSession(null);
+    });
+  return (
+    <div class="actions">
+      <button type="button" disabled={busy} onClick={() => signOut('/v1/me/session')}>
+        Sign out
+      </button>
+      <button type="button" class="danger" disabled={busy} onClick={() => signOut('/v1/me/sessions')}>
+        Sign out everywhere
+      </button>
+    </div>
+  );
+}

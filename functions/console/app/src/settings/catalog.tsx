@@ -1,0 +1,108 @@
+import { useState } from 'preact/hooks';
+import { listUntil, patch, segment } from '../api';
+import { money } from '../format';
+import { useOrganization } from '../organization';
+import type { Product, Service } from '../types';
+import { Loading, useAction, useLoad } from '../ui';
+
+type Offer = Service | Product;
+
+/** What a service or product costs, in words; the API's other pricing fields are edited elsewhere for now. */
+function priceWords(offer: Offer, currency: string): string {
+  if (offer.pricingType === 'FIXED') return money(offer.price, currency);
+  if (offer.pricingType === 'NONE') return 'No price given';
+  return `Priced ${offer.pricingType.toLowerCase().replace('_', '-')}`;
+}
+
+/** The simple edit: name, description, a fixed price, and whether it is offered (PATCH with what changed). */
+function OfferForm({ offer, path, onSaved, onClose }: { offer: Offer; path: string; onSaved: (offer: Offer) => void; onClose: () => void }) {
+  const [name, setName] = useState(offer.name);
+  const [description, setDescription] = useState(offer.description);
+  const [price, setPrice] = useState(offer.price === null ? '' : String(offer.price));
+  const [isActive, setActive] = useState(offer.isActive);
+  const [busy, run] = useAction();
+  const id = `${path.split('/')[2]}-${offer.id}`;
+  const save = (event: Event) => {
+    event.preventDefault();
+    const changes: Record<string, unknown> = { name, description, isActive };
+    if (offer.pricingType === 'FIXED') changes.price = Number(price);
+    void run(async () => {
+      const answer = await patch<Record<string, Offer>>(`${path}/${segment(offer.id)}`, changes);
+      onSaved(Object.values(answer)[0]!);
+      onClose();
+    }, `${name} saved.`);
+  };
+  return (
+    <form class="stack edit" onSubmit={save}>
+      <label for={`${id}-name`}>Name</label>
+      <input id={`${id}-name`} required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      <label for={`${id}-description`}>Description</label>
+      <textarea id={`${id}-description`} rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      {offer.pricingType === 'FIXED' && (
+        <>
+          <label for={`${id}-price`}>Price</label>
+          <input id={`${id}-price`} type="number" min="0" step="0.01" required value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
+        </>
+      )}
+      <label class="choice">
+        <input type="checkbox" checked={isActive} onChange={(e) => setActive(e.currentTarget.checked)} /> Offered to customers
+      </label>
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Save
+        </button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Offers({ title, path, listKey }: { title: string; path: string; listKey: string }) {
+  const currency = useOrganization()?.currency ?? 'AUD';
+  const loaded = useLoad((signal) => listUntil<Offer>(path, listKey, { signal }).then(({ items }) => items), [path]);
+  const [editing, setEditing] = useState<number | null>(null);
+  return (
+    <>
+      <h3>{title}</h3>
+      <Loading loaded={loaded} what={title.toLowerCase()}>
+        {(offers) =>
+          offers.length === 0 ? (
+            <p>None yet.</p>
+          ) : (
+            <ul class="items">
+              {offers.map((offer) => {
+                const headingId = `${listKey}-${offer.id}`;
+                return (
+                  <li key={offer.id} class="item">
+                    <h4 id={headingId}>{offer.name}</h4>
+                    <p>
+                      {priceWords(offer, currency)} · {offer.isActive ? 'Offered' : 'Not offered'}
+                    </p>
+                    {editing === offer.id ? (
+                      <OfferForm offer={offer} path={path} onSaved={(saved) => loaded.set(offers.map((each) => (each.id === saved.id ? saved : each)))} onClose={() => setEditing(null)} />
+                    ) : (
+                      <button type="button" aria-describedby={headingId} onClick={() => setEditing(offer.id)}>
+                        Edit
+                      </button>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        }
+      </Loading>
+    </>
+  );
+}
+
+export function Catalog() {
+  return (
+    <>
+      <Offers title="Services" path="/v1/services" listKey="services" />
+      <Offers title="Products" path="/v1/products" listKey="products" />
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import { useState } from 'preact/hooks';
+import { listUntil, patch, post, remove, segment } from '../api';
+import { ROLE_LABELS } from '../format';
+import { useSession } from '../session';
+import { ROLES, type Invitation, type Member, type Role } from '../types';
+import { Loading, useAction, useLoad } from '../ui';
+
+function RoleSelect({ member, onSaved }: { member: Member; onSaved: (member: Member) => void }) {
+  const [busy, run] = useAction();
+  const change = (role: Role) =>
+    run(async () => onSaved((await patch<{ member: Member }>(`/v1/organization/members/${segment(member.id)}`, { role })).member), `${member.firstName} is now ${ROLE_LABELS[role]}.`);
+  return (
+    <div class="field">
+      <label for={`role-${member.id}`}>Role</label>
+      <select id={`role-${member.id}`} aria-describedby={`member-${member.id}`} value={member.role} disabled={busy} onChange={(e) => change(e.currentTarget.value as Role)}>
+        {ROLES.map((role) => (
+          <option key={role} value={role}>
+            {ROLE_LABELS[role]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function Invite({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
+  const [email, setEmail] = useState('');
+  const [firstName, setFirstName] = useState('');
+  const [lastName, setLastName] = useState('');
+  const [role, setRole] = useState<Role>('MEMBER');
+  const [busy, run] = useAction();
+  const invite = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      const { invitation } = await post<{ invitation: Invitation }>('/v1/organization/invitations', { email, role, firstName: firstName || null, lastName: lastName || null });
+      onInvited(invitation);
+      setEmail('');
+      setFirstName('');
+      setLastName('');
+    }, `Invitation sent to ${email}.`);
+  };
+  return (
+    <form class="inline-form" onSubmit={invite}>
+      <div class="field">
+        <label for="invite-email">Email</label>
+        <input id="invite-email" type="email" autocomplete="off" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+      </div>
+      <div class="field">
+        <label for="invite-first">First name</label>
+        <input id="invite-first" value={firstName} onInput={(e) => setFirstName(e.currentTarget.value)} />
+      </div>
+      <div class="field">
+        <label for="invite-last">Last name</label>
+        <input id="invite-last" value={lastName} onInput={(e) => setLastName(e.currentTarget.value)} />
+      </div>
+      <div class="field">
+        <label for="invite-role">Their role</label>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+          {ROLES.map((each) => (
+            <option key={each} value={each}>
+              {ROLE_LABELS[each]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" class="primary" disabled={busy}>
+        Invite
+      </button>
+    </form>
+  );
+}
+
+export function Members() {
+  const session = useSession();
+  const members = useLoad((signal) => listUntil<Member>('/v1/organization/members', 'members', { signal }).then(({ items }) => items), []);
+  const invitations = useLoad((signal) => listUntil<Invitation>('/v1/organization/invitations', 'invitations', { signal }).then(({ items }) => items), []);
+  const [busy, run] = useAction();
+  const cancel = (invitation: Invitation) =>
+    run(async () => {
+      await remove(`/v1/organization/invitations/${segment(invitation.id)}`);
+      invitations.set((invitations.data ?? []).filter((each) => each.id !== invitation.id));
+    }, `Invitation to ${invitation.email} cancelled.`);
+  return (
+    <>
+      <Loading loaded={members} what="members">
+        {(list) => (
+          <ul class="items">
+            {list.map((member) => (
+              <li key={member.id} class="item">
+                <h3 id={`member-${member.id}`}>
+                  {member.firstName} {member.lastName}
+                  {member.id === session?.member.id && ' (you)'}
+                </h3>
+                <p>
+                  {member.user.email}
+                  {member.phone && ` · ${member.phone}`}
+                  {member.isDisabled && ' · Disabled'}
+                </p>
+                <RoleSelect member={member} onSaved={(saved) => members.set(list.map((each) => (each.id === saved.id ? saved : each)))} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loading>
+      <h3>Invite someone</h3>
+      <Invite onInvited={(invitation) => invitations.set([invitation, ...(invitations.data ?? [])])} />
+      <h3>Waiting to join</h3>
+      <Loading loaded={invitations} what="invitations">
+        {(list) =>
+          list.length === 0 ? (
+            <p>No invitations waiting.</p>
+          ) : (
+            <ul class="items">
+              {list.map((invitation) => (
+                <li key={invitation.id} class="item">
+                  <span id={`invitation-${invitation.id}`}>
+                    {invitation.email} · {ROLE_LABELS[invitation.role]}
+                  </span>{' '}
+                  <button type="button" disabled={busy} aria-describedby={`invitation-${invitation.id}`} onClick={() => cancel(invitation)}>
+                    Cancel invitation
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loading>
+    </>
+  );
+}
