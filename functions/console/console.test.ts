@@ -3,6 +3,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { useTestApi } from '../../test/support/api';
 import { admin } from '../../test/support/admin-cli';
 import { chromiumAvailable, headlessChromium } from '../../test/support/chromium';
+import { AxeBuilder } from '@axe-core/playwright';
+import { createMember } from '../organization/member-rules';
+import { consent } from '../../test/support/oauth';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sentLocally } from '../sms/local-provider';
 import { LOOPBACK_REDIRECT, pkce, registeredClient } from '../../test/support/oauth';
@@ -38,6 +41,8 @@ async function ownedOrganization(name: string, phone: string) {
 
 /** Signs in on the console's sign-in screen with a texted code. */
 async function signInWithCode(page: Page, phone: string) {
+  // The browser's one profile keeps the last test's session: each signs in from none.
+  await page.context().clearCookies();
   await page.goto(`${api.url}/console`);
   await page.getByLabel('Phone').fill(phone);
   await page.getByRole('button', { name: 'Text me a code' }).click();
@@ -47,7 +52,8 @@ async function signInWithCode(page: Page, phone: string) {
   await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
 }
 
-describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
+// A person's journey through several screens takes longer than one request: each test may take 90 s on a loaded machine.
+describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000 }, () => {
   it('signs the owner of an organization made by the admin CLI in, enrols a passkey and signs in with it, connects Claude with no key, and shows both the inquiry the receptionist just logged', async () => {
     const phone = '+61491570110';
     const { apiKey } = await ownedOrganization('Harbour City Plumbing', phone);
@@ -97,6 +103,115 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     const claude = await connect(accessToken);
     const listed = (await claude.callTool({ name: 'list_inquiries', arguments: {} })) as CallToolResult;
     expect(JSON.stringify(listed.structuredContent)).toContain(summary);
+    await page.close();
+  });
+
+  /** A demo organization with an ADMIN who has a phone, signed in on a new page of the browser. */
+  async function signedInToDemo(phone: string, viewport?: { width: number; height: number }) {
+    const organization = await api.organization({ demo: true });
+    await createMember(organization.organizationId, { role: 'ADMIN', firstName: 'Grace', lastName: 'Hopper', email: `grace${phone.slice(-3)}@example.com`, phone });
+    const page = await browser!.context.newPage();
+    if (viewport) await page.setViewportSize(viewport);
+    await signInWithCode(page, phone);
+    return { ...organization, page };
+  }
+
+  /** The serious and critical accessibility violations axe-core finds on the page as it is now. */
+  async function seriousViolations(page: Page): Promise<string[]> {
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+    return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  }
+
+  it('shows every screen on a phone and on a desk with no serious accessibility violation and nothing wider than the screen', async () => {
+    const { page, client } = await signedInToDemo('+61491570120', { width: 375, height: 800 });
+    const lead = (await client.get('/v1/leads?limit=1')).body.leads[0];
+    const inquiry = (await client.get('/v1/inquiries?limit=1')).body.inquiries[0];
+    const automation = (
+      await client.post('/v1/automations', {
+        name: 'Quote follow-up',
+        trigger: { event: 'lead.status_changed', filter: { to: 'QUOTED' } },
+        steps: [{ type: 'wait', duration: 'P2D' }, { type: 'send_sms', template: 'Hi {{lead.firstName|there}}, just checking you got our quote.' }],
+        stopWhen: ['lead.replied'],
+      })
+    ).body.automation;
+    const screens: [string, string][] = [
+      ['', 'Today'],
+      ['/inbox', 'Inbox'],
+      [`/inbox/${inquiry.id}`, ''],
+      ['/pipeline', 'Pipeline'],
+      [`/leads/${lead.id}`, ''],
+      ['/automations', 'Automations'],
+      [`/automations/${automation.id}`, ''],
+      ['/reports', 'Reports'],
+      ['/settings', 'Settings'],
+    ];
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const [path, heading] of screens) {
+        await page.goto(`${api.url}/console${path}`);
+        await page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await seriousViolations(page), `${path || '/'} at ${width} px`).toEqual([]);
+        // The page never scrolls sideways; if it does, what reaches past the edge is named (tag and class).
+        const sideways = await page.evaluate((edge) =>
+          document.documentElement.scrollWidth <= edge ? [] : [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > edge + 0.5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+        width);
+        expect(sideways, `${path || '/'} at ${width} px`).toEqual([]);
+      }
+    }
+    await page.close();
+  });
+
+  it('moves a card by dragging it and by its list, replies to a lead by text, makes and revokes a key, and disconnects an assistant', async () => {
+    const { page, client, apiKey } = await signedInToDemo('+61491570130');
+    // A lead of its own, so the board's first column holds it.
+    const lead = (await client.post('/v1/leads', { name: 'Mia Thompson', phone: '+61412555131' })).body.lead;
+    await page.goto(`${api.url}/console/pipeline`);
+    const card = page.locator('li.card', { hasText: 'Mia Thompson' });
+    await card.dragTo(page.locator('section', { has: page.getByRole('heading', { level: 2, name: /^Contacted/ }) }));
+    await expect.poll(async () => (await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('CONTACTED');
+    await page.locator('li.card', { hasText: 'Mia Thompson' }).getByLabel('Move to…').selectOption('QUALIFIED');
+    await expect.poll(async () => (await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('QUALIFIED');
+
+    await page.goto(`${api.url}/console/leads/${lead.id}`);
+    await page.getByLabel('Reply').fill('Hi Mia, we can come by at 2 pm today.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(async () => JSON.stringify((await client.get(`/v1/sms?leadId=${lead.id}`)).body)).toContain('we can come by at 2 pm today');
+
+    await page.goto(`${api.url}/console/settings`);
+    await page.getByLabel('Key name', { exact: true }).fill('Website form');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const token = await page.getByRole('textbox', { name: 'Your new key' }).inputValue();
+    expect(token).toMatch(/^sp_live_/);
+    expect((await api.as(token).get('/v1/leads')).status).toBe(200);
+    await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Website form' }) }).getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(async () => (await api.as(token).get('/v1/leads')).status).toBe(401);
+
+    // An assistant the organization connected with its key, then disconnected here.
+    const clientId = await registeredClient(api);
+    const { verifier, challenge } = pkce();
+    const connected = await consent(`${api.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256' })}`, apiKey);
+    expect(connected.status).toBe(303);
+    const code = new URL(connected.headers.get('location')!).searchParams.get('code')!;
+    const exchanged = await fetch(`${api.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId }) });
+    expect(exchanged.status).toBe(200);
+    await page.reload();
+    await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Test assistant' }) }).getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(async () => (await client.get('/v1/oauth/grants')).body.grants).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a member of another organization none of the first’s records', async () => {
+    const first = await api.organization({ demo: true });
+    const lead = (await first.client.post('/v1/leads', { name: 'Oliver Brown', phone: '+61412555141' })).body.lead;
+    const { page } = await signedInToDemo('+61491570140');
+    await page.goto(`${api.url}/console/pipeline`);
+    await page.getByRole('heading', { level: 1, name: 'Pipeline' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByText('Oliver Brown').count()).toBe(0);
+    await page.goto(`${api.url}/console/leads/${lead.id}`);
+    await page.getByText(/not found/i).first().waitFor();
+    expect(await page.getByText('Oliver Brown').count()).toBe(0);
     await page.close();
   });
 });

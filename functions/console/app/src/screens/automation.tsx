@@ -23,8 +23,8 @@ function stepInWords(step: AutomationStep): string {
   const label = STEP_LABELS[step.type] ?? step.type;
   if (step.type === 'wait') return `${label} ${step.duration ?? ''}${step.before ? ` before ${step.before.replace('appointment.', 'the appointment’s ')}` : ''}`;
   if (step.type === 'set_lead_status' && step.status) return `${label}: ${STATUS_LABELS[step.status as LeadStatus]}`;
-  if (step.template) return `${label}: “${step.template}”`;
-  if (step.url) return `${label}: ${step.url}`;
+  if ('template' in step && step.template) return `${label}: “${step.template}”`;
+  if ('url' in step && step.url) return `${label}: ${step.url}`;
   return label;
 }
 

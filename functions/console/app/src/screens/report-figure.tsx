@@ -50,7 +50,9 @@ export function ChartFigure({ id, title, kind, rowHeading, valueHeading, noteHea
           <canvas ref={canvas} role="img" aria-label={`Chart of ${title.toLowerCase()}: its figures are in the table after it.`} />
         </div>
       )}
-      <table class={charts === null ? 'figures' : 'figures reveal-on-focus'}>
+      {/* A wrapper takes the hiding: a table is never narrower than its cells, so hidden itself it still widens the page. */}
+      <div class={charts === null ? undefined : 'reveal-on-focus'}>
+      <table class="figures">
         <caption>{title}</caption>
         <thead>
           <tr>
@@ -71,6 +73,7 @@ export function ChartFigure({ id, title, kind, rowHeading, valueHeading, noteHea
           ))}
         </tbody>
       </table>
+      </div>
     </figure>
   );
 }
