@@ -12,6 +12,16 @@ export function newId(kind: string, at: Date = requestTime()): string {
 }
 
 /**
+ * An id of `kind` whose time is `at`, a time the request gave (an inquiry's createdAt), also in a request with an
+ * Idempotency-Key, whose attempt gives its random part: every attempt makes the same id, and a list sorted by id sorts
+ * by that time. `newId` takes the first attempt's time there instead, as a time read from the clock differs per attempt.
+ */
+export function newIdAt(kind: string, at: Date): string {
+  const attempt = nextAttemptId();
+  return attempt ? derivedId(kind, at.getTime(), attempt.seed) : `${kind}_${ulid(at.getTime())}`;
+}
+
+/**
  * An id of `kind` made from a seed rather than chance (`<kind>_` + a ULID of `atMs` whose random part comes from
  * sha256(seed)): the same seed and time always give the same id, so what is made twice is found as made once.
  */

@@ -79,7 +79,7 @@ describe('a read key', () => {
     for (const route of routes.filter((route) => route.auth !== 'none' && route.method === 'GET')) {
       const res = await read.get(anyPath(route.path));
       // A member's own routes refuse every key 403 SESSION_REQUIRED (functions/console), whatever its scope.
-      if (route.resource === 'console') expect(res.body.error?.code, `${route.method} ${route.path}`).toBe('SESSION_REQUIRED');
+      if (route.sessionOnly) expect(res.body.error?.code, `${route.method} ${route.path}`).toBe('SESSION_REQUIRED');
       else expect(res.status, `${route.method} ${route.path}`).not.toBe(403);
       expect(res.status, `${route.method} ${route.path}`).toBeLessThan(500);
     }

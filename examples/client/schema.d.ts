@@ -108,8 +108,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List inquiries, newest first, filtered by lead and/or source
-         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry's lead, `expand=external` the id in the source system, `expand=both` both.
+         * List inquiries, newest first, filtered by lead, source and/or creation time
+         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`, and by `createdSince` (inquiries created at or after an instant: new ones since a visit); `totalCount` is exact for every filter. `expand=lead` adds each inquiry’s lead, `expand=external` the id in the source system, `expand=both` both.
          */
         get: operations["listInquiries"];
         put?: never;
@@ -5239,6 +5239,8 @@ export interface operations {
                 leadId?: string;
                 source?: "CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM";
                 expand?: "external" | "lead" | "both";
+                /** @description Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with `leadId` and `source`, and `totalCount` counts them. Not with `updatedSince`. Before 9999-01-01T00:00:00.000Z. */
+                createdSince?: string;
             };
             header?: never;
             path?: never;
@@ -5246,7 +5248,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List inquiries, newest first, filtered by lead and/or source */
+            /** @description List inquiries, newest first, filtered by lead, source and/or creation time */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13849,7 +13851,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (124 tools in about 557 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (116 tools in about 545 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

@@ -2,7 +2,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { apiHandler, type RawRequest } from '#shared/http/api-handler';
 import { Answer } from '#shared/http/answer';
 import { publicBaseUrl } from '#shared/http/base-url';
-import { ApiError, NotFoundError } from '#shared/errors';
+import { NotFoundError } from '#shared/errors';
 import { memberSessionOf } from '#shared/http/member-session';
 import { admitSource, sourceOfAddress } from '#shared/limits/per-source';
 import { getMember } from '../organization/member-store';
@@ -58,12 +58,10 @@ export const signInWithPasskeyHandler = apiHandler(routes.signInWithPasskey, asy
   return signedIn(organization, member, 'PASSKEY');
 });
 
-const sessionRequired = () => new ApiError(403, 'Only a member’s session has a member: sign in to the console (an API key has none)', 'SESSION_REQUIRED');
-
-/** The member signed in, as stored now; a key's request is refused. */
+/** The member signed in, as stored now (a key's request never gets here: the routes are `sessionOnly`). */
 async function signedInMember(organizationId: string, request: RawRequest): Promise<{ member: Member; csrfToken: string; sessionHash: string }> {
   const session = memberSessionOf(request.authorizer);
-  if (!session) throw sessionRequired();
+  if (!session) throw new Error('A sessionOnly route ran without a member’s session');
   const member = await getMember(organizationId, session.memberId);
   if (!member) throw new NotFoundError('Member not found');
   return { member, csrfToken: session.csrfToken, sessionHash: String(request.authorizer.sessionHash ?? '') };
@@ -98,26 +96,18 @@ export const signOutEverywhereHandler = apiHandler(routes.signOutEverywhere, asy
   return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
 });
 
-/** A key's request is refused: keys are managed by a member signed in, never by another key. */
-const requireSession = (request: RawRequest) => {
-  if (!memberSessionOf(request.authorizer)) throw sessionRequired();
-};
-
 const viewOf = ({ keyId, name, scope, createdAt, lastUsedAt, expiresAt, revokedAt }: ApiKeySummary) => ({ id: keyId, name, scope, createdAt, lastUsedAt, expiresAt, revokedAt });
 
-export const listApiKeysHandler = apiHandler(routes.listApiKeys, async ({ organizationId, request }) => {
-  requireSession(request);
-  return { keys: (await listApiKeys(organizationId)).map(viewOf).sort((a, b) => b.createdAt.localeCompare(a.createdAt)) };
-});
+export const listApiKeysHandler = apiHandler(routes.listApiKeys, async ({ organizationId }) => ({
+  keys: (await listApiKeys(organizationId)).map(viewOf).sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
+}));
 
-export const createApiKeyHandler = apiHandler(routes.createApiKey, async ({ organizationId, body, request }) => {
-  requireSession(request);
+export const createApiKeyHandler = apiHandler(routes.createApiKey, async ({ organizationId, body }) => {
   const { key, token } = await createApiKey(organizationId, null, body.name, body.scope);
   return { key: { ...viewOf(key), token } };
 });
 
-export const revokeApiKeyHandler = apiHandler(routes.revokeApiKey, async ({ organizationId, path, request }) => {
-  requireSession(request);
+export const revokeApiKeyHandler = apiHandler(routes.revokeApiKey, async ({ organizationId, path }) => {
   await revokeApiKey(organizationId, path.keyId);
   return { success: true as const, id: path.keyId };
 });

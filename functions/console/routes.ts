@@ -122,7 +122,7 @@ export const signInWithPasskey = defineRoute({
 });
 
 /** A member's own session: a key belongs to no member, so these answer it 403 SESSION_REQUIRED. */
-const SESSION = { tag: TAG, errors: [403] };
+const SESSION = { tag: TAG, errors: [403], sessionOnly: true as const };
 
 export const getCurrentSession = defineRoute({
   ...SESSION,
@@ -218,7 +218,7 @@ export const signOutEverywhere = defineRoute({
 });
 
 /** An organization's API keys, managed by its ADMINs in the console: a key cannot make or revoke keys (SESSION_REQUIRED). */
-const KEYS = { tag: 'API keys', sessionRole: 'ADMIN' as const };
+const KEYS = { tag: 'API keys', sessionRole: 'ADMIN' as const, sessionOnly: true as const };
 
 export const listApiKeys = defineRoute({
   ...KEYS,

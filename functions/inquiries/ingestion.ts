@@ -1,6 +1,6 @@
 import { contactsOf, hasContact, leadCounterNames, toActivityItem } from '../leads/entity';
 import { inquiryKeys } from './entity';
-import { newId, now } from '#shared/ids';
+import { newId, newIdAt, now, requestTime } from '#shared/ids';
 import { createInquiry, findInquiryByExternalId, inquiryListItem, type NewInquiry } from './store';
 import { ACTIVITY_SEQUENCE, getLead, holderOfFirst, insertLeadOrFindHolders, lookUpAgain, type HeldContact } from '../leads/store';
 import { retryOnStaleWrite } from '#shared/store/versioned';
@@ -64,8 +64,9 @@ export async function ingestInquiry(organizationId: string, sent: IngestInquiryB
   if (first && (await mayRepeat(first))) return { inquiry: first, created: false };
   // An id another sender's inquiry holds: this post is recorded on its own, without it.
   const externalInquiryId = first ? undefined : body.externalInquiryId;
-  const at = body.createdAt ? new Date(body.createdAt) : new Date();
-  const inquiryId = newId('inquiry', at);
+  // The id is a ULID of createdAt, in a keyed request too, so createdSince (a range of ids) finds it by that time.
+  const at = body.createdAt ? new Date(body.createdAt) : requestTime();
+  const inquiryId = body.createdAt ? newIdAt('inquiry', at) : newId('inquiry', at);
   const summary = body.summary ?? defaultSummary(body);
   const data = withIds(body, at);
   const call = body.source === 'CALL' ? await callSummaryFields(organizationId, body.data) : undefined;

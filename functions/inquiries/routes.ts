@@ -7,10 +7,15 @@ import { prose } from '#shared/prose';
 const inquiry = recordRows({ tag: 'Inquiries', names: { one: 'Inquiry', many: 'Inquiries' }, path: '/v1/inquiries', idPath: InquiryIdPath, response: Inquiry, schemas: { query: ListInquiriesQuery, page: InquiryPage, update: UpdateInquiryBody }, changeLog: true });
 
 export const listInquiries = inquiry.list({
-  summary: 'List inquiries, newest first, filtered by lead and/or source',
-  description: 'Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`; `totalCount` is exact for every filter. `expand=lead` adds each inquiry\'s lead, `expand=external` the id in the source system, `expand=both` both.',
+  summary: 'List inquiries, newest first, filtered by lead, source and/or creation time',
+  description: prose`
+    Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by \`leadId\` and/or
+    \`source\`, and by \`createdSince\` (inquiries created at or after an instant: new ones since a visit);
+    \`totalCount\` is exact for every filter. \`expand=lead\` adds each inquiry’s lead, \`expand=external\` the id
+    in the source system, \`expand=both\` both.
+  `,
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  // One index per filter combination (docs/data-model.md).
+  // One index per filter combination (docs/data-model.md); createdSince is a key range of it, as ids are ULIDs of createdAt.
   indexes: ['gsi1', 'gsi2', 'gsi3'],
 });
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PageQuery, PrefixedId, Timestamp, pageSchema } from '#shared/schema';
+import { Instant, PageQuery, PrefixedId, Timestamp, pageSchema } from '#shared/schema';
 import { callAnalysisRecord, callOutcomeRecord } from './call-analysis';
 
 import { INQUIRY_SOURCES, INQUIRY_TAGS, type InquiryTag } from './kinds';
@@ -27,6 +27,9 @@ export const ListInquiriesQuery = v.object({
   leadId: v.optional(PrefixedId('lead', 'leadId')),
   source: v.optional(v.picklist(INQUIRY_SOURCES, `source must be one of ${list(INQUIRY_SOURCES)}`)),
   expand: v.optional(v.picklist(INQUIRY_EXPANSIONS, `expand must be one of ${list(INQUIRY_EXPANSIONS)}`)),
+  createdSince: v.optional(
+    Instant('createdSince', 'Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with `leadId` and `source`, and `totalCount` counts them. Not with `updatedSince`.'),
+  ),
 });
 export type ListInquiriesQuery = v.InferOutput<typeof ListInquiriesQuery>;
 

@@ -38,6 +38,7 @@ import { counterSet, counterUpdate, readCounter } from '#shared/store/counters';
 
 import { queryAll, type PageSource } from '#shared/store/query-page';
 import { filterCountedPage } from '#shared/store/change-log';
+import { idsSince } from '#shared/store/retention';
 import { insertIfAbsent, transact, type TransactWrite } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
 import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
@@ -221,12 +222,21 @@ function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: In
   };
 }
 
-/** One index Query and one counter read (+ one BatchGetItem of the page's leads with expand=lead|both). */
-export async function listInquiriesPage(organizationId: string, { leadId, source, expand, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
+/**
+ * The inquiries created at or after a time: every list partition is sorted by the inquiry id, a ULID of its createdAt,
+ * so they are the key range from that time's first id on.
+ */
+const createdRange = (createdSince: string | undefined) => (createdSince === undefined ? undefined : { filter: 'createdSince', between: idsSince('inquiry', createdSince) });
+
+/**
+ * One index Query and one counter read; with createdSince, the Query of its key range and a COUNT Query of it (+ one
+ * BatchGetItem of the page's leads with expand=lead|both).
+ */
+export async function listInquiriesPage(organizationId: string, { leadId, source, expand, createdSince, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
   // A lead's inquiries of one source: its partition filtered (a lead has tens of inquiries). expand only adds fields
   // to the items, so it combines with updatedSince.
   const partition = (filters: InquiryFilter) => listSource(organizationId, filters);
-  const inquiries = { organizationId, changes: INQUIRY_CHANGES, filters: { leadId, source }, within: 'leadId' as const, kept: 'source' as const, source: partition, counter: inquiryCounterNames.inquiries };
+  const inquiries = { organizationId, changes: INQUIRY_CHANGES, filters: { leadId, source }, within: 'leadId' as const, kept: 'source' as const, source: partition, counter: inquiryCounterNames.inquiries, range: createdRange(createdSince) };
   const found = await filterCountedPage(request, inquiries, fromInquiryItem);
   const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, found.items) : undefined;
   return { ...found, items: found.items.map((inquiry) => toListItem(inquiry, expand, leads)) };

@@ -27,7 +27,7 @@ async function listedJson(apiKey: string, query = ''): Promise<{ text: string; t
 
 const curatedNames = CURATED_TOOLS.map((tool) => tool.name);
 /** The route each per-route tool stands for, by the tool's name. */
-const routeOfTool = new Map(routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp' && route.aliasOf === undefined).map((route) => [toolName(route.operationId), route]));
+const routeOfTool = new Map(routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp' && route.aliasOf === undefined && !route.sessionOnly).map((route) => [toolName(route.operationId), route]));
 
 describe('the tool list an agent loads', () => {
   it('is the curated tools by default: at most 40 tools in at most 40 KB of JSON', async () => {

@@ -33,7 +33,7 @@ function errorOf(answer: unknown): { status: number; code?: string; message: str
   return JSON.parse((result.content[0] as { text: string }).text).error;
 }
 
-const keyedRoutes = routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp');
+const keyedRoutes = routes.filter((route) => route.auth !== 'none' && route.path !== '/mcp' && !route.sessionOnly);
 const curatedNames = CURATED_TOOLS.map((tool) => tool.name);
 /** The routes with a tool of their own under ?tools=all: one per PUT and its PATCH alias, none where a curated tool has the name. */
 const toolRoutes = keyedRoutes.filter((route) => route.aliasOf === undefined && !curatedNames.includes(toolName(route.operationId)));

@@ -220,7 +220,8 @@ function toolOf(document: OpenApiDocument, route: RouteDefinition, curated?: (ty
  * request, so one tool (the PUT's) stands for both; a route whose curated tool has its name is that tool.
  */
 export function buildTools(document: OpenApiDocument, routes: readonly RouteDefinition[]): ApiTool[] {
-  const keyed = routes.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp'));
+  // A member's own routes take a session, never the key or token an MCP client holds.
+  const keyed = routes.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp') && !route.sessionOnly);
   const byOperation = new Map(keyed.map((route) => [route.operationId, route]));
   const curated = CURATED_TOOLS.map((tool) => {
     const route = byOperation.get(tool.operationId);

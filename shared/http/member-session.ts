@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { MiddlewareObj } from '@middy/core';
 import { ApiError, refusedUnrun } from '../errors';
 import { isMemberRole, type MemberRole } from '../member-roles';
+import type { RouteDefinition } from '../routes/route';
 import { sameSecret } from '../auth/tokens';
 
 /** The header every state-changing request of a member's session carries: the session's CSRF token. */
@@ -22,18 +23,22 @@ export function memberSessionOf(authorizer: Readonly<Record<string, unknown>> | 
   return { memberId: id, role: memberRole, csrfToken };
 }
 
+/** A key's or token's request to a route only a member's session calls. */
+export const sessionRequired = () => refusedUnrun(new ApiError(403, 'Only a member signed in to the console may do this: an API key or token has no member', 'SESSION_REQUIRED'));
+
 /** Refused before anything ran, so not kept for an Idempotency-Key: the same request sent with its token then runs. */
 export const csrfRefused = () => refusedUnrun(new ApiError(403, `A change made with a member's session must carry the session's ${CSRF_HEADER} header (GET /v1/me answers it)`, 'CSRF_TOKEN_REQUIRED'));
 
 /**
  * Every request of a member's session that may change something (any method but GET) carries its CSRF token, in a
  * header a page on another site can neither read nor set. (The gateway has already held the session to its role, as it
- * holds a key to its scope.) A key's request passes.
+ * holds a key to its scope.) A key's request passes, but on a route only a session calls.
  */
-export function memberSessionChecks(): MiddlewareObj<APIGatewayProxyEvent> {
+export function memberSessionChecks(route: Pick<RouteDefinition, 'sessionOnly'>): MiddlewareObj<APIGatewayProxyEvent> {
   return {
     before: ({ event }) => {
       const session = memberSessionOf(event.requestContext?.authorizer);
+      if (!session && route.sessionOnly) throw sessionRequired();
       if (!session || event.httpMethod === 'GET') return;
       const sent = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === CSRF_HEADER.toLowerCase())?.[1];
       if (!sent || !sameSecret(sent, session.csrfToken)) throw csrfRefused();

@@ -189,7 +189,7 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
       },
     });
   }
-  if (route.auth !== 'none') chain.use(memberSessionChecks());
+  if (route.auth !== 'none') chain.use(memberSessionChecks(route));
   const { admission } = route;
   const takesNoKey = route.idempotencyKey === false;
   if (admission || takesNoKey) {

@@ -179,6 +179,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   /** On a derived PATCH row: the operationId of the PUT it answers for. */
   aliasOf?: string;
   /**
+   * Only a member's session calls it (the console's own routes: the member signed in, their passkeys, the organization's
+   * keys): a key or token is refused 403 SESSION_REQUIRED before anything runs, and no MCP tool or integration offers it.
+   */
+  sessionOnly?: true;
+  /**
    * The least role a member's session needs to call it (shared/member-roles.ts): set by the list of resources from the
    * row's own or its resource's `sessionRoles`; MEMBER when neither says. An API key is held to its scope instead.
    */

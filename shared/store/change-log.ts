@@ -166,17 +166,26 @@ export interface FilterCountedCollection<F extends Record<keyof F, string | unde
   kept: keyof F & string;
   source: (filters: Partial<F>) => PageSource;
   counter: (filters: Partial<F>) => string;
+  /**
+   * A range of the partitions' sort key a filter of the list asks for (`createdSince`: the ids from a time on), named
+   * by its query parameter. No counter counts it, so a page of it is counted over the range (a COUNT Query sent with
+   * the page's Query), as a window of the audit log is.
+   */
+  range?: { filter: string; between: [string, string] };
 }
 
 /** A page of a collection counted by filter, newest first, or its changes with `updatedSince`, as records. */
 export async function filterCountedPage<F extends Record<keyof F, string | undefined>, T>(request: PageRequest, collection: FilterCountedCollection<F>, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
-  const { organizationId, filters, within, kept, source, counter } = collection;
-  const log = { partition: keys.changeLog(organizationId, collection.changes).gsi6pk, filters };
+  const { organizationId, filters, within, kept, source, counter, range } = collection;
+  const log = { partition: keys.changeLog(organizationId, collection.changes).gsi6pk, filters: range ? { ...filters, [range.filter]: range.between } : filters };
   const [inside, value] = [filters[within], filters[kept]];
-  const listed = (at: PageRequest) =>
+  const ranged = (only: Partial<F>): PageSource => (range ? { ...source(only), skBetween: range.between } : source(only));
+  const listed = (at: PageRequest): Promise<RawPage> =>
     inside && value
-      ? pageOfFiltered(source({ [within]: inside } as Partial<F>), (item) => item[kept] === value, `${kept}=${value}`, at)
-      : countedPage(source(filters), organizationId, counter(filters), at);
+      ? pageOfFiltered(ranged({ [within]: inside } as Partial<F>), (item) => item[kept] === value, `${kept}=${value}`, at)
+      : range
+        ? rangePage(ranged(filters), at)
+        : countedPage(source(filters), organizationId, counter(filters), at);
   const { items, totalCount, nextCursor } = await listOrChanges(request, log, listed);
   return { items: items.map(fromItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
 }

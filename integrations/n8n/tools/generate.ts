@@ -18,7 +18,7 @@ import type { OperationRequest } from '../nodes/SalesPipeline/request';
 type Json = Record<string, any>;
 
 /** The routes an API key calls, without the PATCH aliases of PUTs (the same request) and the MCP server's own. */
-export const keyedRoutes = (all: readonly RouteDefinition[] = routes) => all.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp') && route.aliasOf === undefined);
+export const keyedRoutes = (all: readonly RouteDefinition[] = routes) => all.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp') && route.aliasOf === undefined && !route.sessionOnly);
 
 /** `Audit log` → `auditLog`: a resource's value, from its tag. */
 export const resourceValue = (tag: string) => tag.toLowerCase().replace(/[^a-z0-9]+(.)/g, (_, letter: string) => letter.toUpperCase());

@@ -11,8 +11,8 @@ import { after } from './today-counts';
 type InquiryPage = ListPage<'inquiries', InquiryListItem>;
 
 /**
- * What the list's own filters cannot do, done on the items read: created since or until a time, the call's outcome,
- * and unread only.
+ * Which inquiries to show: `since` is the list's own createdSince; the rest, which its filters cannot do, is done on the
+ * items read: created before a time, the call's outcome, and unread only.
  */
 interface Narrowing {
   since: string | null;
@@ -21,8 +21,7 @@ interface Narrowing {
   unreadOnly: boolean;
 }
 
-const kept = (item: InquiryListItem, { since, until, outcomes, unreadOnly }: Narrowing) =>
-  (!since || !after(since, item.createdAt)) &&
+const kept = (item: InquiryListItem, { until, outcomes, unreadOnly }: Narrowing) =>
   (!until || after(until, item.createdAt)) &&
   (!outcomes || (item.callOutcome !== null && outcomes.includes(item.callOutcome))) &&
   (!unreadOnly || !item.isRead);
@@ -50,13 +49,13 @@ export function Inbox() {
   const [extra, setExtra] = useState<{ items: InquiryListItem[]; cursor: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // TODO(api): GET /v1/inquiries lacks isRead, callOutcome and createdAt-range filters: Narrowing applies them here.
+  // TODO(api): GET /v1/inquiries lacks isRead and callOutcome filters and a createdAt upper bound: Narrowing applies them here.
   const first = useLoad(
     (signal) => {
       setExtra(null);
-      return get<InquiryPage>(`/v1/inquiries${query({ source, expand: 'lead', limit: 50 })}`, signal);
+      return get<InquiryPage>(`/v1/inquiries${query({ source, createdSince: narrowing.since, expand: 'lead', limit: 50 })}`, signal);
     },
-    [source],
+    [source, narrowing.since],
   );
 
   const setFilter = (name: string, value: string) => {
@@ -68,12 +67,10 @@ export function Inbox() {
 
   const items = [...(first.data?.inquiries ?? []), ...(extra?.items ?? [])];
   const cursor = extra ? extra.cursor : (first.data?.nextCursor ?? null);
-  // Newest first: once an item older than `since` is read, no later page has one to show.
-  const pastSince = narrowing.since !== null && items.some((item) => after(narrowing.since!, item.createdAt));
   const loadMore = async () => {
     setBusy(true);
     try {
-      const page = await get<InquiryPage>(`/v1/inquiries${query({ source, expand: 'lead', limit: 50, cursor })}`);
+      const page = await get<InquiryPage>(`/v1/inquiries${query({ source, createdSince: narrowing.since, expand: 'lead', limit: 50, cursor })}`);
       setExtra({ items: [...(extra?.items ?? []), ...page.inquiries], cursor: page.nextCursor });
     } catch (error) {
       showProblem(error);
@@ -83,6 +80,8 @@ export function Inbox() {
   };
   const shown = items.filter((item) => kept(item, narrowing));
   const narrowed = narrowing.since || narrowing.until || narrowing.outcomes;
+  // The list's totalCount counts what createdSince keeps, not what is narrowed here.
+  const narrowedHere = narrowing.until || narrowing.outcomes || unreadOnly;
 
   return (
     <Page title="Inbox">
@@ -118,7 +117,7 @@ export function Inbox() {
         {() => (
           <>
             {shown.length === 0 ? (
-              <p>No inquiries here{cursor && !pastSince ? ' among those read so far' : ''}.</p>
+              <p>No inquiries here{cursor ? ' among those read so far' : ''}.</p>
             ) : (
               <ul class="inquiries">
                 {shown.map((item) => (
@@ -126,7 +125,7 @@ export function Inbox() {
                 ))}
               </ul>
             )}
-            <More shown={shown.length} total={narrowed || unreadOnly ? undefined : first.data?.totalCount} onMore={cursor && !pastSince ? loadMore : undefined} busy={busy} />
+            <More shown={shown.length} total={narrowedHere ? undefined : first.data?.totalCount} onMore={cursor ? loadMore : undefined} busy={busy} />
           </>
         )}
       </Loading>

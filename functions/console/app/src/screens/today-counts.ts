@@ -1,4 +1,4 @@
-import { get, listUntil, segment } from '../api';
+import { get, listUntil, query, segment } from '../api';
 import type { Automation, AutomationRun, InquiryListItem, Lead, Page, Webhook, WebhookDelivery } from '../types';
 
 /** A count for Today; `atLeast` when the lists read stopped before the end, so the count is a floor. */
@@ -37,15 +37,15 @@ export function lastVisit(): string {
   }
 }
 
+/** The inquiries created since the last visit: the list's exact count of them, from a page of one. */
 export async function newInquiries(since: string, signal: AbortSignal): Promise<Count> {
-  // TODO(api): GET /v1/inquiries has no createdSince filter (updatedSince also lists inquiries only marked read):
-  // the newest-first list is read until an inquiry older than the last visit.
-  const { items, complete } = await listUntil<InquiryListItem>('/v1/inquiries', 'inquiries', { signal, enough: (page) => page.some((item) => !after(item.createdAt, since)) });
-  return { count: items.filter((item) => after(item.createdAt, since)).length, atLeast: !complete };
+  const page = await get<Page<'inquiries', InquiryListItem>>(`/v1/inquiries${query({ createdSince: since, limit: 1 })}`, signal);
+  return { count: page.totalCount, atLeast: false };
 }
 
 export async function missedOrTransferredCalls(signal: AbortSignal): Promise<Count> {
-  // TODO(api): GET /v1/inquiries has no callOutcome or isRead filter: the newest 100 calls are read and filtered here.
+  // TODO(api): GET /v1/inquiries has no callOutcome or isRead filter (no index partition holds either, and the list
+  // filters only a lead's partition): the newest 100 calls are read and filtered here.
   const page = await get<Page<'inquiries', InquiryListItem>>('/v1/inquiries?source=CALL&limit=100', signal);
   const count = page.inquiries.filter((call) => !call.isRead && (call.callOutcome === 'MISSED' || call.callOutcome === 'TRANSFERRED')).length;
   return { count, atLeast: page.nextCursor !== null };
@@ -56,7 +56,8 @@ export const lastTouched = (lead: Lead) => (lead.lastInquiryDate && after(lead.l
 export const quietSince = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
 
 export async function quietQuotes(signal: AbortSignal): Promise<Count> {
-  // TODO(api): GET /v1/leads has no "not updated since" filter: the QUOTED leads are read and the quiet ones counted.
+  // TODO(api): GET /v1/leads has no "not updated since" filter (with status it needs an index of each status by
+  // updatedAt, which the leads lack): the QUOTED leads are read and the quiet ones counted.
   const before = quietSince(QUIET_DAYS);
   const { items, complete } = await listUntil<Lead>('/v1/leads?status=QUOTED', 'leads', { signal });
   return { count: items.filter((lead) => after(before, lastTouched(lead))).length, atLeast: !complete };
