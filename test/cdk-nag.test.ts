@@ -3,12 +3,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
+import { BUCKET_DEPLOYMENT_FINDINGS, CONSOLE_DISTRIBUTION_FINDINGS } from '../infra/cdk/console-site';
 import { routes } from '../functions/resources';
 import { authorizerOf } from '#shared/routes/route';
 import { multiRegionSealingKeyAlias, sealingKeyAlias } from '#shared/sealing-key';
 
 // Every cdk-nag finding the stacks acknowledge instead of fixing, each held to what its reason says of the template.
-const { app, api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
+const { app, api, consoleFiles } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
 
 type Properties = Record<string, any>;
 interface Found {
@@ -98,6 +99,40 @@ function publicRouteOf({ construct, reason }: Acknowledgement) {
 }
 
 const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => void }[] = [
+  {
+    rule: /^AwsSolutions-(IAM4|IAM5|L1)(\[.*\])?$/,
+    reason: /^The BucketDeployment function of CDK/,
+    check: ({ construct, rule, reason }) => {
+      // The console's files stack, whose one function is CDK's BucketDeployment, and one bucket, the console's.
+      expect(construct).toBe(consoleFiles);
+      expect(BUCKET_DEPLOYMENT_FINDINGS[rule]).toBe(reason);
+      expect(resourcesOf(construct, 'AWS::Lambda::Function').map(({ logicalId }) => logicalId)).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment/)]);
+      expect(resourcesOf(construct, 'AWS::S3::Bucket')).toHaveLength(1);
+    },
+  },
+  {
+    rule: /^AwsSolutions-S1$/,
+    reason: /^The console’s built files/,
+    check: ({ construct }) => {
+      const bucket = one(construct, 'AWS::S3::Bucket');
+      expect(bucket.properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      // Read by CloudFront alone, by origin access control.
+      const policy = Object.values(bucket.template.findResources('AWS::S3::BucketPolicy') as Record<string, { Properties: Properties }>)[0]!.Properties.PolicyDocument.Statement as { Principal?: { Service?: string }; Action: string }[];
+      expect(policy.filter((statement) => statement.Action === 's3:GetObject').map((statement) => statement.Principal?.Service)).toEqual(['cloudfront.amazonaws.com']);
+    },
+  },
+  {
+    rule: /^AwsSolutions-CFR[1-4]$/,
+    reason: /./,
+    check: ({ construct, rule, reason }) => {
+      expect(CONSOLE_DISTRIBUTION_FINDINGS[rule]).toBe(reason);
+      const distribution = one(construct, 'AWS::CloudFront::Distribution');
+      // No error page anywhere: an API's 401 or 404 stays the API's, never the console's HTML.
+      expect(distribution.properties.DistributionConfig.CustomErrorResponses).toBeUndefined();
+      // The API behind it: every path but the console's, uncached.
+      expect(distribution.properties.DistributionConfig.DefaultCacheBehavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+    },
+  },
   {
     rule: /^AwsSolutions-IAM5\[Resource::\*\]$/,
     reason: /X-Ray PutTraceSegments and PutTelemetryRecords/,

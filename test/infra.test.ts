@@ -362,9 +362,12 @@ describe('the API stack', () => {
       const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
       if (join) return join[1].map(rendered).join(join[0]);
       const ref = (value as { Ref?: string }).Ref;
-      return ref ? `\${${ref.replace(/[0-9A-F]{8}$/, '')}}` : String(value);
+      if (ref) return `\${${ref.replace(/[0-9A-F]{8}$/, '')}}`;
+      const attribute = (value as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'];
+      return attribute ? `\${${attribute[0].replace(/[0-9A-F]{8}$/, '')}.${attribute[1]}}` : String(value);
     };
-    const baseUrl = '${Api}.execute-api.${AWS::Region}.${AWS::URLSuffix}/prod';
+    // The console's distribution, which serves the API on the console's origin.
+    const baseUrl = '${Console.DomainName}';
     expect(rendered(unauthorized!.Properties.ResponseParameters['gatewayresponse.header.WWW-Authenticate'])).toBe(
       `'Bearer realm="sales-pipeline", resource_metadata="https://${baseUrl}/.well-known/oauth-protected-resource/mcp", scope="read"'`,
     );

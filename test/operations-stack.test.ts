@@ -434,7 +434,8 @@ describe('options by context', () => {
     expect(() => synth({ domainName: 'api.example.com' })).toThrow(/missing certificateArn, hostedZoneId, hostedZoneName/);
   });
 
-  it('gives every route’s function the API’s own base URL (PUBLIC_BASE_URL): the custom domain when configured, else the stage’s URL built from the API’s id', () => {
+  it('gives every route’s function the API’s own base URL (PUBLIC_BASE_URL): the custom domain when configured, else the console’s distribution, which serves the API on its origin', () => {
+    const [consoleId] = only(deployed, 'AWS::CloudFront::Distribution');
     // A nested stack reads the API's id through a parameter its parent passes.
     const parameters = Object.assign({}, ...Object.values(deployed.parent.findResources('AWS::CloudFormation::Stack')).map((stack) => stack.Properties.Parameters));
     const resolved = (value: unknown) => JSON.parse(JSON.stringify(value), (_, part) => (typeof part?.Ref === 'string' && parameters[part.Ref] ? parameters[part.Ref] : part));
@@ -442,7 +443,7 @@ describe('options by context', () => {
     expect(routeFunctions(deployed)).toHaveLength(routes.filter((route) => !route.aliasOf).length);
     expect(routeFunctions(deployed).map(([id]) => id)).toEqual(expect.arrayContaining([expect.stringMatching(/^PostMcp/), expect.stringMatching(/^CreateInboundEndpoint/), expect.stringMatching(/^RotateInboundEndpoint/), expect.stringMatching(/^GetOpenApiDocument/)]));
     for (const [id, fn] of routeFunctions(deployed)) {
-      expect(resolved(fn.Properties.Environment.Variables.PUBLIC_BASE_URL), id).toEqual({ 'Fn::Join': ['', ['https://', { Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod']] });
+      expect(resolved(fn.Properties.Environment.Variables.PUBLIC_BASE_URL), id).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [consoleId, 'DomainName'] }]] });
     }
     for (const [id, fn] of routeFunctions(tuned)) expect(fn.Properties.Environment.Variables.PUBLIC_BASE_URL, id).toBe('https://api.example.com');
   });

@@ -16,6 +16,7 @@ import { addCustomDomain, addUsagePlans } from './api/stage-access';
 import { Firewall } from './firewall';
 import { Monitoring } from './monitoring';
 import { tenantDataAccessIn } from './tenant-data-role';
+import { consoleDistribution } from './console-site';
 import type { DeploymentOptions } from './options';
 
 export { ACCESS_LOG_FIELDS, STAGE_NAME } from './api/rest-api';
@@ -23,6 +24,8 @@ export { ACCESS_LOG_FIELDS, STAGE_NAME } from './api/rest-api';
 export interface ApiStackProps extends StackProps {
   routes: RouteDefinition[];
   options: DeploymentOptions;
+  /** Serve the console's files (./console-site.ts, their stack deployed first) and the API on one origin; not for sam local. */
+  console?: boolean;
 }
 
 /** The routes by group (their tag), in the route table's order. */
@@ -76,14 +79,18 @@ export class ApiStack extends Stack {
   /** What every method of the API is, as plain data, in whichever stack. */
   readonly methods: unknown[];
 
-  constructor(scope: Construct, id: string, { routes, options, ...props }: ApiStackProps) {
+  constructor(scope: Construct, id: string, { routes, options: given, console: withConsole = false, ...props }: ApiStackProps) {
     super(scope, id, props);
     this.rootProps = { env: props.env };
     // The template for sam local holds every function (see samLocal); it is never deployed, so CloudFormation's 500 does not apply.
-    if (options.samLocal) this.node.setContext(STACK_RESOURCE_LIMIT_CONTEXT, 0);
+    if (given.samLocal) this.node.setContext(STACK_RESOURCE_LIMIT_CONTEXT, 0);
     // By name, not by a cross-stack export: the template stays self-contained (sam local can run it).
-    const table = TableV2.fromTableName(this, 'Table', options.tableName);
+    const table = TableV2.fromTableName(this, 'Table', given.tableName);
     this.api = createRestApi(this);
+    // The console and the API on one origin: what the API's answers name, when no custom domain is set.
+    const consoleSite = withConsole ? consoleDistribution(this, this.api, given.tableName) : undefined;
+    const options: DeploymentOptions = consoleSite ? { ...given, consoleBaseUrl: `https://${consoleSite.distributionDomainName}` } : given;
+    if (consoleSite) new CfnOutput(this, 'ConsoleUrl', { value: `https://${consoleSite.distributionDomainName}/console`, description: 'The owners’ console, with the API on the same origin' });
     addGatewayResponses(this.api, deployedBaseUrl(this, this.api, options));
     const monitoring = new Monitoring(this, 'Monitoring', { api: this.api, table, alarmEmails: options.alarmEmails });
     const functionDefaults = { table, logLevel: options.logLevel, debugSampleRate: options.debugSampleRate, architecture: options.architecture, ...createCanaryDeployments(this) };

@@ -26,6 +26,12 @@ export interface DeploymentOptions {
   authorizerCacheTtlSeconds: number;
   /** A custom domain with a base-path mapping, so integrators' URLs survive a redeploy. */
   customDomain?: { domainName: string; certificateArn: string; hostedZoneId: string; hostedZoneName: string };
+  /**
+   * Where the console's distribution serves the console and the API on one origin (its https URL, a token of the API
+   * stack): the API's answers name it, and passkeys and the consent page's session are for it, unless a custom domain
+   * is set. Set by the API stack, never from the context.
+   */
+  consoleBaseUrl?: string;
   /** The phone number, pool or sender id SMS leave from (its id or ARN); End User Messaging picks one when absent. */
   smsOriginationIdentity?: string;
   /**

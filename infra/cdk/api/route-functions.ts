@@ -47,7 +47,7 @@ export function createCursorKey(stack: Stack): Secret {
  * make each function depend on the deployment, which depends on the functions' methods, a cycle.
  */
 export const deployedBaseUrl = (stack: Stack, api: RestApi, options: DeploymentOptions): string =>
-  options.customDomain ? `https://${options.customDomain.domainName}` : `https://${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}`;
+  options.customDomain ? `https://${options.customDomain.domainName}` : (options.consoleBaseUrl ?? `https://${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}/${STAGE_NAME}`);
 
 /**
  * Whether a route's function signs or reads list cursors, and so reads the cursor key: a keyed route may list (itself,

@@ -1,0 +1,146 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Annotations, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { AllowedMethods, CachePolicy, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime, HeadersFrameOption, HeadersReferrerPolicy, OriginRequestPolicy, ResponseHeadersPolicy, ViewerProtocolPolicy, type BehaviorOptions } from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { DockerImage } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { Construct } from 'constructs';
+import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/console/site';
+import { STAGE_NAME } from './api/rest-api';
+
+const APP_DIR = fileURLToPath(new URL('../../functions/console/app', import.meta.url));
+const BUILD_SCRIPT = fileURLToPath(new URL('./console-build.ts', import.meta.url));
+const SESSION_COOKIE_FUNCTION = fileURLToPath(new URL('../../functions/console/edge/session-cookie.js', import.meta.url));
+/** The bucket's prefix the files are under, as the distribution asks for them: the path they are served at. */
+const PREFIX = CONSOLE_PATH.slice(1);
+
+/**
+ * The console's bucket, by a name both stacks make from the deployment (its table's name, account and region) rather
+ * than a cross-stack export: each template stays self-contained, as the table's name keeps it.
+ */
+export const consoleBucketName = (stack: Stack, tableName: string) => `${tableName}-console-${stack.account}-${stack.region}`;
+
+/** What cdk-nag finds in CDK's BucketDeployment function, the stack's only function, which copies the files at deploy. */
+export const BUCKET_DEPLOYMENT_FINDINGS: Readonly<Record<string, string>> = {
+  'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]': 'The BucketDeployment function of CDK, run at deploy time only: its logs, by the basic execution role.',
+  'AwsSolutions-IAM5[Action::s3:Abort*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
+  'AwsSolutions-IAM5[Action::s3:DeleteObject*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
+  'AwsSolutions-IAM5[Action::s3:GetBucket*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
+  'AwsSolutions-IAM5[Action::s3:GetObject*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
+  'AwsSolutions-IAM5[Action::s3:List*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
+  'AwsSolutions-IAM5[Resource::<Files8E6940B8.Arn>/*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
+  'AwsSolutions-L1': 'The BucketDeployment function of CDK, whose runtime CDK chooses: run at deploy time only.',
+};
+
+/**
+ * The console's files, built at synthesis by the console's own build (esbuild, as `npm start` builds it), in a private
+ * bucket that only CloudFront reads (origin access control, by the distribution's service principal). Its own stack,
+ * deployed before the API's, whose distribution serves them.
+ */
+export class ConsoleFilesStack extends Stack {
+  constructor(scope: Construct, id: string, { tableName, ...props }: StackProps & { tableName: string }) {
+    super(scope, id, props);
+    const bucket = new Bucket(this, 'Files', {
+      bucketName: consoleBucketName(this, tableName),
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Built files, made again by every deploy; kept if the stack goes (an operator empties and deletes it).
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: 'The console’s built files, the same for every visitor and served only through CloudFront: no access to log that the distribution does not see.' });
+    // Any distribution of this account, by origin access control: the API's stack makes it after this bucket exists.
+    bucket.addToResourcePolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [bucket.arnForObjects(`${PREFIX}/*`)],
+        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+        conditions: { StringLike: { 'AWS:SourceArn': `arn:${this.partition}:cloudfront::${this.account}:distribution/*` } },
+      }),
+    );
+    const built = Source.asset(APP_DIR, {
+      bundling: {
+        // The build runs here, with the project's own esbuild; the image is only what CDK asks for when it cannot.
+        image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:24'),
+        local: {
+          tryBundle(outputDir) {
+            execFileSync(process.execPath, ['--import', 'tsx', BUILD_SCRIPT, outputDir], { stdio: 'inherit' });
+            return true;
+          },
+        },
+      },
+    });
+    // Hashed assets are cached for ever; the page is asked for again at each load, so a deploy is seen at once.
+    new BucketDeployment(this, 'Assets', { sources: [built], destinationBucket: bucket, destinationKeyPrefix: PREFIX, exclude: ['index.html'], cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')] });
+    new BucketDeployment(this, 'Page', { sources: [built], destinationBucket: bucket, destinationKeyPrefix: PREFIX, exclude: ['*'], include: ['index.html'], prune: false, cacheControl: [CacheControl.noCache()] });
+    // The copy into the bucket is CDK's own function (a singleton of the stack), run at deploy time only.
+    for (const [id, reason] of Object.entries(BUCKET_DEPLOYMENT_FINDINGS)) Validations.of(this).acknowledge({ id, reason });
+  }
+}
+
+/** What cdk-nag finds in the console's distribution, each left as it is for the reason given. */
+export const CONSOLE_DISTRIBUTION_FINDINGS: Readonly<Record<string, string>> = {
+  'AwsSolutions-CFR1': 'The console serves an organization’s members wherever they are: no country is refused.',
+  'AwsSolutions-CFR2': 'The API behind it has its own WAF web ACL, an operator’s choice (wafRatePerIp); the console’s files are static.',
+  'AwsSolutions-CFR3': 'The API’s stage logs every request (its access log); the console’s files are the same static files for every visitor.',
+  'AwsSolutions-CFR4': 'The distribution’s own cloudfront.net domain takes CloudFront’s default certificate, whose TLS policy cannot be set.',
+};
+
+/**
+ * The console and the API on one origin: CloudFront sends `/console*` to the console's files (any path of the app to
+ * its page, by a function, never by an error page that would turn an API 401 or 404 into HTML) and everything else to
+ * the API's stage, uncached, with every viewer header but Host. On `/v1/*` the session cookie becomes the bearer
+ * token (the same function `npm start` runs, functions/console/edge/session-cookie.js).
+ */
+export function consoleDistribution(stack: Stack, api: RestApi, tableName: string): Distribution {
+  const apiOrigin = new HttpOrigin(`${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, { originPath: `/${STAGE_NAME}` });
+  const toApi: BehaviorOptions = {
+    origin: apiOrigin,
+    allowedMethods: AllowedMethods.ALLOW_ALL,
+    viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+    cachePolicy: CachePolicy.CACHING_DISABLED,
+    originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+  };
+  const sessionCookie = new EdgeFunction(stack, 'ConsoleSessionCookie', { runtime: FunctionRuntime.JS_2_0, code: FunctionCode.fromFile({ filePath: SESSION_COOKIE_FUNCTION }), comment: 'The console session cookie as the bearer token' });
+  const appPage = new EdgeFunction(stack, 'ConsolePage', {
+    runtime: FunctionRuntime.JS_2_0,
+    // A path with no file extension is a screen of the app: its one page answers it.
+    code: FunctionCode.fromInline(`function handler(event){var r=event.request;if(r.uri.split('/').pop().indexOf('.')<0)r.uri='${CONSOLE_PATH}/index.html';return r;}`),
+    comment: 'Every path of the console to its page',
+  });
+  const headers = CONSOLE_SECURITY_HEADERS;
+  const consoleHeaders = new ResponseHeadersPolicy(stack, 'ConsoleHeaders', {
+    securityHeadersBehavior: {
+      contentSecurityPolicy: { contentSecurityPolicy: headers['content-security-policy'], override: true },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+      referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+      strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+    },
+  });
+  const files = Bucket.fromBucketName(stack, 'ConsoleFiles', consoleBucketName(stack, tableName));
+  const distribution = new Distribution(stack, 'Console', {
+    comment: 'The owners’ console and the API, on one origin',
+    defaultBehavior: toApi,
+    additionalBehaviors: {
+      '/v1/*': { ...toApi, functionAssociations: [{ function: sessionCookie, eventType: FunctionEventType.VIEWER_REQUEST }] },
+      [`${CONSOLE_PATH}*`]: {
+        origin: S3BucketOrigin.withOriginAccessControl(files),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: consoleHeaders,
+        functionAssociations: [{ function: appPage, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+    },
+  });
+  for (const [id, reason] of Object.entries(CONSOLE_DISTRIBUTION_FINDINGS)) Validations.of(distribution).acknowledge({ id, reason });
+  // The console's stack already lets this account's distributions read the files (ConsoleFilesStack): no policy to add here.
+  Annotations.of(distribution).acknowledgeWarning('@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac', 'The console files stack grants the account’s distributions s3:GetObject by origin access control.');
+  return distribution;
+}
