@@ -114,6 +114,21 @@ describe('npm start with DATA_DIR, AUTHORIZER_CACHE_TTL and PUBLIC_BASE_URL set'
     expect(answer.body.result.structuredContent.leads).toHaveLength(1);
   });
 
+  it('prints the texts the local SMS provider sends: the owner of an organization made with the admin CLI reads their sign-in code there and signs in to the console', async () => {
+    expect(stdout).toContain(`Owners' console: http://localhost:${port}/console`);
+    const phone = '+61491570150';
+    const { code, stderr } = await adminAt({ dynamoPort: String(dynamoPort), tableName: 'start' }, 'org', 'create', '--name', 'Printed Plumbing', '--owner-name', 'Ada Lovelace', '--owner-email', 'ada@printed.example.com', '--owner-phone', phone);
+    expect(code, stderr).toBe(0);
+    const post = (path: string, body: unknown) => fetch(`http://localhost:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect((await post('/v1/sign-in/codes', { phone })).status).toBe(202);
+    let texted: string | undefined;
+    for (let waited = 0; !texted && waited < 50; waited++) {
+      texted = new RegExp(`^SMS to \\${phone}: (\\d{6}) is your sign-in code`, 'm').exec(started.output())?.[1];
+      if (!texted) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await post('/v1/sign-in/sessions', { phone, code: texted })).status).toBe(201);
+  });
+
   it('stops on Ctrl-C', async () => {
     started.child.kill('SIGINT');
     expect(await started.exited).toBe(0);

@@ -5,6 +5,12 @@ import { providerContext } from './provider-context';
 /** What the local provider "sent", newest last: `npm start` and the tests read it. */
 export const sentLocally: OutgoingSms[] = [];
 
+let shown: ((sms: OutgoingSms) => void) | undefined;
+/** `npm start` shows each text as it is "sent" (a sign-in code, a member's alert), for the developer to read. */
+export function showLocalTexts(show: (sms: OutgoingSms) => void): void {
+  shown = show;
+}
+
 /** An Australian number reserved for fiction: the local carrier reports it unreachable, so a FAILED receipt can be watched. */
 export const LOCAL_UNREACHABLE_NUMBER = '+61491570159';
 
@@ -39,6 +45,7 @@ export const localSmsProvider: SmsSender = {
   name: 'local',
   async send(sms: OutgoingSms) {
     sentLocally.push(sms);
+    shown?.(sms);
     const eventType = sms.to === LOCAL_UNREACHABLE_NUMBER ? 'TEXT_CARRIER_UNREACHABLE' : 'TEXT_DELIVERED';
     const context = providerContext(sms);
     const providerMessageId = `local-${sms.messageId}`;

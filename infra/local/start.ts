@@ -4,6 +4,7 @@ import { AUTHORIZER_CACHE_TTL_SECONDS } from '../cdk/options';
 import { BASE_URL_VARIABLE, checkedBaseUrl } from '#shared/http/base-url';
 import { createTable, dynamoDbLocalEndpoint, DynamoDbLocalTimeout, LOCAL_AWS_ENV, LOCAL_JVM_OPTIONS, LOCAL_SERVICE_ENV, portInUse, PortInUseError, spawnDynamoDbLocal } from './dynamodb-local';
 import { briefly, DEFAULT_START_TIMEOUT_SECONDS, patientWhileStartingUp, startedUp, startingUp, StartUpTimeout, type Patience } from './patience';
+import { showLocalTexts } from '../../functions/sms/local-provider';
 
 /**
  * `npm start`: DynamoDB Local, the table, a demo organization and the local API.
@@ -102,6 +103,9 @@ const { dynamodb, demo, local } = await (async () => {
   return { dynamodb, demo, local };
 })().catch(failedToStart);
 
+// The texts the local SMS provider "sends" (a member's sign-in code among them), where the developer reads them.
+showLocalTexts((sms) => console.log(`SMS to ${sms.to}: ${sms.body}`));
+
 console.log(`
 Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)
   DynamoDB Local: ${dynamodb.endpoint}, table ${tableName}${dataDir ? `, data in ${dataDir}` : ', in memory'}
@@ -111,6 +115,7 @@ Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt
 
   curl -H "Authorization: Bearer ${demo.apiKey}" ${local.url}/v1/leads
   API reference: ${local.url}/docs   OpenAPI: ${local.url}/openapi
+  Owners' console: ${local.url}/console  (a member with a phone signs in: the texted code is printed here)
   ${authorizerCacheTtl === '0' ? 'Every request is authorized afresh (AUTHORIZER_CACHE_TTL=0).' : `A key's authorization is reused for ${authorizerCacheTtl} s, as deployed: a revoked key works until then (AUTHORIZER_CACHE_TTL=0 asks every time).`}
 
 Press Ctrl-C to stop.`);

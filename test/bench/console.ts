@@ -2,7 +2,7 @@
  * `npm run bench:console`: only the console's first-load part of `npm run bench` (./console-load.ts), printed rather
  * than written to docs/performance.md: the bytes of a first visit of /console/sign-in (as served and gzipped) and its
  * time to interactive against the same page's HTML alone, in Debian's Chromium against the local server in this process.
- * BENCH_CONSOLE_ROUNDS visits of each (default 15). Half a minute or so instead of the whole run.
+ * BENCH_CONSOLE_ROUNDS visits of each (default 21). Half a minute or so instead of the whole run.
  */
 import { startStressStack } from '../stress/stack';
 import { consoleRatios, measureConsoleFirstLoad } from './console-load';
@@ -14,7 +14,7 @@ process.stdout.write = () => true;
 
 const stack = await startStressStack({ events: false, powertoolsDev: false });
 try {
-  const figures = await measureConsoleFirstLoad(stack.url, { rounds: Number(process.env.BENCH_CONSOLE_ROUNDS ?? 15), progress });
+  const figures = await measureConsoleFirstLoad(stack.url, { rounds: Number(process.env.BENCH_CONSOLE_ROUNDS ?? 21), progress });
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const lines = [
     ...figures.files.map((file) => `${file.path.padEnd(44)} ${file.encoding.padEnd(9)} ${kb(file.bytes).padStart(9)} ${`${kb(file.gzipBytes)} gzip`.padStart(14)}`),

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: DynamoDB round trips per route, handler and HTTP overhead against the bare SDK calls they need,
- * throughput, cost at scale and at depth, cold starts, and the reference page's weight. Every figure that has a
+ * throughput, cost at scale and at depth, cold starts, the reference page's weight, and the console's first load
+ * (./console-load.ts; `npm run bench:console` runs it alone). Every figure that has a
  * target is a ratio of two measurements of this run. Writes docs/performance.md and docs/performance.svg.
  */
 import { request as httpRequest } from 'node:http';
@@ -13,6 +14,8 @@ import { startStressStack } from '../stress/stack';
 import { measureTriggerToSms, measureTriggerToSmsDuringBulk } from './automations';
 import { npmStartInItsOwnProcess } from './npm-start';
 import { measureAroundTheClock } from './receptionist';
+import { consoleRatios, measureConsoleFirstLoad } from './console-load';
+import { chromiumAvailable } from '../support/chromium';
 import { renderChart, renderReport, type BenchFigures, type Depth, type Ratio } from './report';
 import { combined, compare, median, throughput, type Comparison, type Throughput } from './timing';
 import type { RouteVisit } from '../support/route-tour';
@@ -228,6 +231,10 @@ try {
   progress('reference page: bytes over the wire for a first load');
   const wire = await firstLoadBytes(stack.url);
 
+  // 5b. The owners' console: a first visit of its sign-in screen in Chromium.
+  progress(chromiumAvailable ? 'console: bytes and time to interactive of a first visit of /console/sign-in, in Chromium' : 'console: no Chromium (CHROMIUM_PATH), its first load is not measured');
+  const consoleLoad = chromiumAvailable ? await measureConsoleFirstLoad(stack.url, { rounds: Number(process.env.BENCH_CONSOLE_ROUNDS ?? 21) }) : undefined;
+
   progress('tenant sessions: a warm call signed for its organization against one signed as the function, and a new organization\'s first');
   const { measureTenantSessions } = await import('./tenant-sessions');
   const tenantSessions = await measureTenantSessions({ endpoint: stack.endpoint, tableName: TableName, key: leadKeys.lead(org.organizationId, leadId), rounds: ROUNDS });
@@ -238,9 +245,9 @@ try {
   // 7. The API stack's synth and sizes (no stack needed).
   const stacks = measureStackSizes(progress);
 
-  const ratios = [...collectRatios({ visits, overhead, http, aroundTheClock, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire }, statusChangeFloor), ...tenantSessionRatios(tenantSessions)];
+  const ratios = [...collectRatios({ visits, overhead, http, aroundTheClock, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire }, statusChangeFloor), ...tenantSessionRatios(tenantSessions), ...(consoleLoad ? consoleRatios(consoleLoad) : [])];
   const minutes = (performance.now() - started) / 60_000;
-  writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, aroundTheClock, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, capacity, scale, depth, coldStarts, wire, ratios, stacks, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
+  writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, aroundTheClock, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, capacity, scale, depth, coldStarts, wire, consoleLoad, ratios, stacks, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
   writeFileSync(new URL('../../docs/performance.svg', import.meta.url), renderChart(ratios));
   const missed = ratios.filter((ratio) => !ratio.met);
   progress(`done in ${minutes.toFixed(1)} min: ${ratios.length - missed.length} of ${ratios.length} targets met${missed.length ? `; not met: ${missed.map((r) => r.name).join('; ')}` : ''}`);
