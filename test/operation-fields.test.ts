@@ -14,7 +14,8 @@ import { routes } from '../functions/resources';
 type Json = Record<string, any>;
 const document = buildDocument();
 const fieldLabel = labeller(document);
-const keyed = routes.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp') && route.aliasOf === undefined);
+// A member's own routes (sessionOnly) are offered by no MCP tool or integration.
+const keyed = routes.filter((route) => route.auth !== 'none' && !route.path.startsWith('/mcp') && route.aliasOf === undefined && !route.sessionOnly);
 const described = new Map(keyed.map((route) => [route.operationId, describeOperation(document, route)]));
 /** A route's fields by name, with their labels: what every consumer must show of it. */
 const labelsOf = (operationId: string, paging: boolean) => {

@@ -6,6 +6,7 @@ import { errorExamplesOfRoute } from '#shared/openapi/document';
 import type { RouteDefinition } from '#shared/routes/route';
 import { useTestApi } from './support/api';
 import { demoIds, withOwnIds } from './support/demo-ids';
+import { memberSession } from './support/member-session';
 
 const api = useTestApi();
 const document = buildDocument() as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>> };
@@ -36,8 +37,10 @@ describe('the request example of every operation that takes a body', () => {
 
 describe('the 400 and 404 examples of every operation', () => {
   it('are the answers the API gives to the requests they were made from, each with one value wrong', async () => {
-    const { client, demo } = await api.organization({ demo: true });
-    // An event id of the right form: a body is validated before the event is read.
+    const { client: keyed, demo, organizationId } = await api.organization({ demo: true });
+    // A member's own routes are called with a member's session, as the console calls them; every other with the key.
+    const session = await memberSession(api, organizationId);
+    const client = keyed;
     const ids = { eventId: 'evt_01JCZ3V7Q8K2M4N6P8R0S2T4V6', ...(await demoIds(client, demo!)) };
     const shown: string[] = [];
     const differing: string[] = [];
@@ -50,7 +53,7 @@ describe('the 400 and 404 examples of every operation', () => {
         const query = request.query ? `?${new URLSearchParams(request.query)}` : '';
         // The example body's ids become this organization's; the wrong value stays as it is.
         const body = request.body === undefined ? undefined : { ...(withOwnIds(request.body, ids) as object), [wrong.field]: (request.body as Record<string, unknown>)[wrong.field] };
-        const res = await client.request(route.method, path + query, body === undefined ? {} : { body });
+        const res = await (route.sessionOnly ? session : client).request(route.method, path + query, body === undefined ? {} : { body });
         shown.push(`${route.operationId} ${status}`);
         if (res.status !== Number(status) || !isDeepStrictEqual(res.body, example.answer)) {
           differing.push(`${route.method} ${path}${query} (${example.summary}): shows ${status} ${JSON.stringify(example.answer)}, answered ${res.status} ${JSON.stringify(res.body)}`);

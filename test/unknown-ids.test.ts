@@ -3,6 +3,7 @@ import { routes } from '../functions/resources';
 import { buildDocument } from '../functions/meta/document';
 import type { RouteDefinition } from '#shared/routes/route';
 import { useTestApi } from './support/api';
+import { memberSession } from './support/member-session';
 
 const api = useTestApi();
 const document = buildDocument() as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: { pattern?: string; type?: string; maximum?: number } }[] }>> };
@@ -36,7 +37,9 @@ const fill = (route: RouteDefinition, values: Record<string, string>, fallback: 
 
 describe('an id that cannot exist, in a path', () => {
   it.each(cases)('%s: answers as an id no record has', async (_, route, name, unknown, bad) => {
-    const { client } = await api.organization();
+    const { client: keyed, organizationId } = await api.organization();
+    // A member's own routes are called with a member's session, as the console calls them.
+    const client = route.sessionOnly ? await memberSession(api, organizationId) : keyed;
     const other = (parameter: string) => idsFor(route, parameter).unknown;
     const malformed = await client.request(route.method, fill(route, { [name]: bad }, other), route.request.body ? { body: {} } : {});
     expect(malformed.status, JSON.stringify(malformed.body)).toBe(404);

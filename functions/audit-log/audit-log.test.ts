@@ -45,13 +45,11 @@ async function organizationWithNamedKey(name = 'Zapier') {
 const NOT_TOURED: Record<'created' | 'updated', Partial<Record<(typeof AUDIT_RESOURCE_TYPES)[number], string>>> = {
   created: {
     organization: 'made by code before the tour, with its key: no route makes one',
-    api_key: 'issued by code (the admin tool) before any request: no route issues one',
     oauth_grant: 'made by a person’s consent in a browser, a form the tour cannot post (functions/oauth/oauth.test.ts)',
   },
   updated: {
     activity: 'recorded once and never changed',
     invitation: 'never changed: accepting one deletes it and makes the member',
-    api_key: 'changed by the admin tool only: no route changes one',
     oauth_grant: 'never changed by a writer: only the authorizer’s lastUsedAt moves',
   },
 };
@@ -82,7 +80,7 @@ describe('GET /v1/audit-log', () => {
     expect([created.status, changed.status, deleted.status]).toEqual([201, 200, 200]);
 
     const entries = await allEntries(named, `&resourceType=lead&resourceId=${lead.id}`);
-    const writer = { keyId: key.keyId, keyName: 'Zapier', via: 'api', clientId: null, resourceType: 'lead', resourceId: lead.id };
+    const writer = { keyId: key.keyId, keyName: 'Zapier', via: 'api', clientId: null, memberId: null, resourceType: 'lead', resourceId: lead.id };
     expect(entries).toEqual([
       { ...writer, id: expect.stringMatching(/^audit_/), at: expect.any(String), action: 'deleted', method: 'DELETE', path: `/v1/leads/${lead.id}`, requestId: deleted.headers.get('x-request-id') },
       { ...writer, id: expect.stringMatching(/^audit_/), at: expect.any(String), action: 'updated', method: 'PATCH', path: `/v1/leads/${lead.id}`, requestId: changed.headers.get('x-request-id') },
@@ -116,12 +114,16 @@ describe('GET /v1/audit-log', () => {
       else if (entry.via === 'inbound') expect([entry.keyId, entry.method, entry.path]).toEqual([null, 'POST', expect.stringMatching(/^\/v1\/inbound\/inbound_/)]);
       // The tour enrols a lead in an automation: its run's own writes are the run's, under no key.
       else if (entry.via === 'automation') expect([entry.keyId, entry.method, entry.requestId], JSON.stringify(entry)).toEqual([null, null, expect.stringMatching(/^run_/)]);
-      else expect([entry.keyId, entry.via], JSON.stringify(entry)).toEqual([key, 'api']);
+      // The tour's ADMIN signs in to the console and makes and revokes an API key: the member's, under no key.
+      else if (entry.via === 'session') expect([entry.keyId, entry.memberId, entry.resourceType], JSON.stringify(entry)).toEqual([null, expect.any(Number), 'api_key']);
+      else expect([entry.keyId, entry.via, entry.memberId], JSON.stringify(entry)).toEqual([key, 'api', null]);
     }
     expect(byProvider.sort()).toEqual(['null updated inquiry', 'null updated sms']);
     const pathPattern = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
     // An OAuth grant is made by a person's consent in a browser: functions/oauth/oauth.test.ts holds its delete's entry.
-    for (const route of routes.filter((candidate) => candidate.method === 'DELETE' && candidate.path !== '/v1/oauth/grants/{grantId}')) {
+    // Signing out ends sessions, which are no record; revoking a key is an update of it (its revokedAt), written down as one.
+    const deletesNoRecord = ['/v1/oauth/grants/{grantId}', '/v1/me/session', '/v1/me/sessions', '/v1/api-keys/{keyId}'];
+    for (const route of routes.filter((candidate) => candidate.method === 'DELETE' && !deletesNoRecord.includes(candidate.path))) {
       expect(entries.some((entry) => entry.action === 'deleted' && entry.method === 'DELETE' && pathPattern(route.path).test(entry.path)), `${route.path} wrote its entry`).toBe(true);
     }
     // Every kind of record the resources audit (a new resource's too), created and updated by the tour, but for those
@@ -133,6 +135,7 @@ describe('GET /v1/audit-log', () => {
     expect(Object.entries(NOT_TOURED).flatMap(([action, types]) => Object.keys(types).map((type) => `${action} ${type}`)).filter((kind) => written.has(kind))).toEqual([]);
     // Accepting an invitation deletes it and makes the member, in one transaction: both are written down.
     expect(written.has('deleted invitation')).toBe(true);
+    expect(entries.some((entry) => entry.action === 'updated' && entry.resourceType === 'api_key' && entry.method === 'DELETE' && /^\/v1\/api-keys\/key_/.test(entry.path ?? ''))).toBe(true);
 
     // And every event type the resources emit (a new resource's too) is among the tour's events, but for those that say why not.
     const emitted = new Set<string>();

@@ -8,7 +8,7 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { isMemberRole, type MemberRole } from '#shared/member-roles';
 import { memberKey } from '#shared/store/keys';
-import { findActiveSession, touchSession } from './sessions';
+import { findActiveSession, sessionEndsAt, touchSession } from './sessions';
 import { csrfTokenOf } from './session-token';
 import { routesDeniedTo } from './roles';
 
@@ -36,7 +36,10 @@ export async function authorizeSession(token: string, event: APIGatewayRequestAu
   const [member, counterShards] = await Promise.all([activeMember(session.organizationId, session.memberId).catch(failed), getOrganizationCounterShards(session.organizationId).catch(failed)]);
   if (!member || counterShards === undefined) throw await refused('apiKey', context);
   // Bookkeeping never refuses a live session: a failed write is logged, and the request goes on.
-  await touchSession(session).catch((error: unknown) => logger.error('could not record the session as used', { error: error as Error }));
+  const endsAt = await touchSession(session).catch((error: unknown) => {
+    logger.error('could not record the session as used', { error: error as Error });
+    return sessionEndsAt(session);
+  });
   const [api = '', stage = '*'] = event.methodArn.split('/');
   const denied = routesDeniedTo(member.role).map(({ method, path }) => `${api}/${stage}/${method}${path}`);
   return {
@@ -53,6 +56,7 @@ export async function authorizeSession(token: string, event: APIGatewayRequestAu
       memberRole: member.role,
       csrfToken: csrfTokenOf(token),
       sessionHash: session.tokenHash,
+      sessionEndsAt: endsAt,
       keyId: '',
       keyName: '',
       scope: 'full',

@@ -80,6 +80,9 @@ describe('signing in with a texted code', () => {
     const me = await browser(cookieOf(signedIn.headers.get('set-cookie'))).get('/v1/me');
     expect(me.status).toBe(200);
     expect(me.body.session).toMatchObject({ member: { id: member.id }, organization: { id: organizationId }, csrfToken: signedIn.body.session.csrfToken, passkeys: [] });
+    // Used within its first minute: its idle end is where sign-in set it, 30 minutes on.
+    expect(me.body.session.expiresAt).toBe(signedIn.body.session.expiresAt);
+    expect(Date.parse(me.body.session.expiresAt) - api.clock.now()).toBe(SESSION_LIFETIME.idleMinutes * 60_000);
   });
 
   it('answers a phone that is no member’s exactly as a member’s, texts it nothing, and refuses any code for it', async () => {
@@ -216,9 +219,11 @@ describe('a member’s session', () => {
     const { session } = await signIn(phone);
     await api.advanceTime(SESSION_LIFETIME.idleMinutes * 60_000 - 1000);
     expect((await session.get('/v1/me')).status).toBe(200);
-    // Used just now: another 29 minutes is within its idle time.
+    // Used just now: its idle end moved on from then, and another 29 minutes is within it.
     await api.advanceTime(SESSION_LIFETIME.idleMinutes * 60_000 - 1000);
-    expect((await session.get('/v1/me')).status).toBe(200);
+    const used = await session.get('/v1/me');
+    expect(used.status).toBe(200);
+    expect(Date.parse(used.body.session.expiresAt)).toBe(api.clock.now() + SESSION_LIFETIME.idleMinutes * 60_000);
     await api.advanceTime(SESSION_LIFETIME.idleMinutes * 60_000);
     expect((await session.get('/v1/me')).status).toBe(401);
 
@@ -346,5 +351,37 @@ describe('API keys, made and revoked by an ADMIN signed in', () => {
     const { session: otherAdmin } = await signIn(otherPhone);
     expect((await otherAdmin.delete(`/v1/api-keys/${theirs}`)).status).toBe(404);
     expect((await otherAdmin.get('/v1/api-keys')).body.keys.map((key: { id: string }) => key.id)).not.toContain(theirs);
+  });
+});
+
+describe('signing in with a passkey, refused', () => {
+  /** An assertion no authenticator made, naming a challenge: its credential is enrolled nowhere. */
+  const forged = (challenge: string) => ({
+    id: 'bm90LWVucm9sbGVk',
+    rawId: 'bm90LWVucm9sbGVk',
+    type: 'public-key',
+    response: { clientDataJSON: Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: api.url })).toString('base64url'), authenticatorData: 'AAAA', signature: 'AAAA' },
+    clientExtensionResults: {},
+  });
+  const refusal = async (credential: unknown) => (await api.anonymous.post('/v1/sign-in/passkey', { credential })).body.error;
+
+  it('takes a challenge once, and not after five minutes', async () => {
+    const { challenge } = (await api.anonymous.post('/v1/sign-in/passkey-options', {})).body.options;
+    expect(await refusal(forged(challenge))).toMatchObject({ code: 'PASSKEY_REFUSED', message: expect.stringContaining('it is not enrolled here') });
+    // The same challenge again: it was taken by the first answer.
+    expect((await refusal(forged(challenge))).message).toContain('its challenge is unknown, used or expired');
+
+    const late = (await api.anonymous.post('/v1/sign-in/passkey-options', {})).body.options.challenge;
+    await api.advanceTime(5 * 60_000);
+    expect((await refusal(forged(late))).message).toContain('its challenge is unknown, used or expired');
+    const inTime = (await api.anonymous.post('/v1/sign-in/passkey-options', {})).body.options.challenge;
+    await api.advanceTime(5 * 60_000 - 1000);
+    expect((await refusal(forged(inTime))).message).toContain('it is not enrolled here');
+  });
+
+  it('refuses a challenge it never gave, or one a character longer', async () => {
+    const { challenge } = (await api.anonymous.post('/v1/sign-in/passkey-options', {})).body.options;
+    expect((await refusal(forged(`${challenge}A`))).message).toContain('its challenge is unknown, used or expired');
+    expect((await refusal(forged('A'.repeat(43)))).message).toContain('its challenge is unknown, used or expired');
   });
 });

@@ -16,7 +16,6 @@ import { endEverySession, endSession, sessionEndsAt, startSession, type SignInMe
 import { clearedSessionCookie, csrfTokenOf, sessionCookie } from './session-token';
 import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
 import { SESSION_LIFETIME } from './settings';
-import { clock } from '#shared/clock';
 import * as routes from './routes';
 
 const addressOf = (request: RawRequest) => sourceOfAddress(request.sourceIp);
@@ -70,8 +69,9 @@ async function signedInMember(organizationId: string, request: RawRequest): Prom
 export const getCurrentSessionHandler = apiHandler(routes.getCurrentSession, async ({ organizationId, request }) => {
   const { member, csrfToken } = await signedInMember(organizationId, request);
   const [organization, passkeys] = await Promise.all([getOrganizationHours(organizationId), listPasskeys(organizationId, member.id)]);
-  const idleEnd = new Date(clock.now() + SESSION_LIFETIME.idleMinutes * 60_000).toISOString();
-  return { session: { member, organization: { id: organization.id, name: organization.name }, csrfToken, expiresAt: idleEnd, passkeys } };
+  // When the session ends unless used again, as the authorizer left it.
+  const expiresAt = String(request.authorizer.sessionEndsAt);
+  return { session: { member, organization: { id: organization.id, name: organization.name }, csrfToken, expiresAt, passkeys } };
 });
 
 export const passkeyEnrolmentOptionsHandler = apiHandler(routes.passkeyEnrolmentOptions, async ({ organizationId, request }) => {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { E164, NonEmptyString, Timestamp } from '#shared/schema';
+import { E164, NonEmptyString, PrefixedId, Timestamp } from '#shared/schema';
 import { Member } from '../organization/member-schema';
 import { prose } from '#shared/prose';
 import { SIGN_IN_CODE } from './settings';
@@ -117,6 +117,6 @@ export const CreatedApiKey = v.object({
   key: v.object({ ...ApiKeyView.entries, token: v.pipe(v.string(), v.description('The key itself: shown this once, never again (only its hash is kept).')) }),
 });
 
-export const ApiKeyIdPath = v.object({ keyId: v.pipe(v.string('keyId must be a string'), v.regex(/^key_[0-9A-HJKMNP-TV-Z]{26}$/, 'keyId must be an API key id (key_…)')) });
+export const ApiKeyIdPath = v.object({ keyId: PrefixedId('key', 'keyId', { label: 'API key' }) });
 
 export const ApiKeyRevoked = v.object({ success: v.literal(true), id: v.string() });

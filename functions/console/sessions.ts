@@ -76,10 +76,10 @@ export async function findActiveSession(token: string, atMs = clock.now()): Prom
 
 /**
  * Moves the session's idle end on from its use now, at most once a minute (a conditional write that does nothing
- * otherwise), never past its absolute end.
+ * otherwise). Answers when the session now ends: its idle end, never past its absolute end.
  */
-export async function touchSession(session: MemberSessionRecord, atMs = clock.now()): Promise<void> {
-  if (atMs - new Date(session.lastSeenAt).getTime() < SESSION_LIFETIME.touchPrecisionSeconds * 1000) return;
+export async function touchSession(session: MemberSessionRecord, atMs = clock.now()): Promise<string> {
+  if (atMs - new Date(session.lastSeenAt).getTime() < SESSION_LIFETIME.touchPrecisionSeconds * 1000) return sessionEndsAt(session);
   await dynamo
     .send(
       new UpdateCommand({
@@ -94,6 +94,7 @@ export async function touchSession(session: MemberSessionRecord, atMs = clock.no
     .catch((error: unknown) => {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
     });
+  return sessionEndsAt({ idleEndsAt: iso(atMs + IDLE_MS), absoluteEndsAt: session.absoluteEndsAt });
 }
 
 /** Ends one session (signing out in this browser); ending one already gone is no error. */

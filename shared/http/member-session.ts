@@ -24,7 +24,7 @@ export function memberSessionOf(authorizer: Readonly<Record<string, unknown>> | 
 }
 
 /** A key's or token's request to a route only a member's session calls. */
-export const sessionRequired = () => refusedUnrun(new ApiError(403, 'Only a member signed in to the console may do this: an API key or token has no member', 'SESSION_REQUIRED'));
+export const sessionRequired = () => refusedUnrun(new ApiError(403, 'Only a member signed in may do this: an API key or token has no member', 'SESSION_REQUIRED'));
 
 /** Refused before anything ran, so not kept for an Idempotency-Key: the same request sent with its token then runs. */
 export const csrfRefused = () => refusedUnrun(new ApiError(403, `A change made with a member's session must carry the session's ${CSRF_HEADER} header (GET /v1/me answers it)`, 'CSRF_TOKEN_REQUIRED'));
