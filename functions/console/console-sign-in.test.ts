@@ -11,7 +11,7 @@ import { formFieldsOf, LOOPBACK_REDIRECT, pkce, registeredClient } from '../../t
  * cookie becomes the bearer token, as the CloudFront Function does) and the API's one authorizer, against DynamoDB
  * Local. Passkeys are signed in with by a real browser's virtual authenticator (./console.test.ts).
  */
-const api = useTestApi({ clock: 'manual', events: true });
+const api = useTestApi({ clock: 'manual' });
 
 // Every request of the file comes from one address, which may ask for 10 codes an hour: each test starts an hour on.
 beforeEach(() => api.advanceTime('PT1H'));
@@ -177,8 +177,9 @@ describe('signing in with a texted code', () => {
 });
 
 describe('a member’s session', () => {
-  it('changes nothing without its CSRF token, or with one a character short; with it, the write is audited as the member’s', async () => {
-    const { phone, member, client } = await memberWithPhone('MEMBER');
+  // The writes of a session are attributed to its member in the audit log: functions/audit-log/audit-log.test.ts (the tour's ADMIN).
+  it('changes nothing without its CSRF token, or with one a character short or long; with it, the change is made', async () => {
+    const { phone, client } = await memberWithPhone('MEMBER');
     const { cookie, csrfToken } = await signIn(phone);
     const without = await browser(cookie).post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412000111' });
     expect(without).toMatchObject({ status: 403, body: { error: { code: 'CSRF_TOKEN_REQUIRED' } } });
@@ -188,9 +189,7 @@ describe('a member’s session', () => {
 
     const made = await browser(cookie, csrfToken).post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412000111' });
     expect(made.status).toBe(201);
-    await api.eventsCaughtUp();
-    const audit = await client.get(`/v1/audit-log?resourceType=lead&resourceId=${made.body.lead.id}`);
-    expect(audit.body.entries).toEqual([expect.objectContaining({ action: 'created', via: 'session', memberId: member.id, keyId: null })]);
+    expect((await client.get('/v1/leads')).body.leads.map((lead: { id: string }) => lead.id)).toEqual([made.body.lead.id]);
   });
 
   it('holds a member to their role: a MEMBER works leads but may not manage webhooks; a MANAGER may not either; an ADMIN may', async () => {
@@ -227,13 +226,20 @@ describe('a member’s session', () => {
     await api.advanceTime(SESSION_LIFETIME.idleMinutes * 60_000);
     expect((await session.get('/v1/me')).status).toBe(401);
 
+    // Used every 29 minutes, it lives until its 12th hour is out, and not a request longer.
     const { session: busy } = await signIn(phone);
-    for (let hour = 0; hour < SESSION_LIFETIME.absoluteHours * 3; hour++) {
-      await api.advanceTime(20 * 60_000);
-      const status = (await busy.get('/v1/me')).status;
-      if (hour < SESSION_LIFETIME.absoluteHours * 3 - 1) expect(status).toBe(200);
-      else expect(status).toBe(401);
+    const step = (SESSION_LIFETIME.idleMinutes - 1) * 60_000;
+    const absoluteMs = SESSION_LIFETIME.absoluteHours * 3_600_000;
+    let elapsed = 0;
+    while (elapsed + step < absoluteMs) {
+      await api.advanceTime(step);
+      elapsed += step;
+      expect((await busy.get('/v1/me')).status, `${elapsed / 60_000} minutes in`).toBe(200);
     }
+    await api.advanceTime(absoluteMs - elapsed - 1000);
+    expect((await busy.get('/v1/me')).status, 'a second before its end').toBe(200);
+    await api.advanceTime(1000);
+    expect((await busy.get('/v1/me')).status, 'at its end').toBe(401);
   });
 
   it('signs out this browser, or every browser, and a signed-out session is refused', async () => {

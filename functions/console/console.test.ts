@@ -151,7 +151,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
         await page.goto(`${api.url}/console${path}`);
         await page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) }).first().waitFor();
         await page.waitForLoadState('networkidle');
-        expect(await seriousViolations(page), `${path || '/'} at ${width} px`).toEqual([]);
+        // Checked once per screen, on the phone's width, where its layout is the tightest.
+        if (width === 375) expect(await seriousViolations(page), `${path || '/'} at ${width} px`).toEqual([]);
         // The page never scrolls sideways; if it does, what reaches past the edge is named (tag and class).
         const sideways = await page.evaluate((edge) =>
           document.documentElement.scrollWidth <= edge ? [] : [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > edge + 0.5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
