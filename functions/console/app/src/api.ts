@@ -45,7 +45,8 @@ function refusal(response: Response, envelope: Envelope | undefined): ApiError {
   const error = envelope?.error;
   const code = error?.code;
   const details = (error?.details ?? []).map((detail) => detail.message);
-  if (code === 'ROLE_FORBIDDEN') return new ApiError(response.status, ROLE_FORBIDDEN, code, []);
+  // A session's scope is everything: the gateway's INSUFFICIENT_SCOPE is the member's role, below the operation's.
+  if (code === 'INSUFFICIENT_SCOPE') return new ApiError(response.status, ROLE_FORBIDDEN, code, []);
   let message = error?.message ?? envelope?.message ?? `The service answered ${response.status} ${response.statusText}`.trim();
   const retryAfter = response.headers.get('Retry-After');
   if (response.status === 429 && retryAfter && /^\d+$/.test(retryAfter)) message = `${message} Try again in ${retryAfter} seconds.`;

@@ -72,29 +72,31 @@ export function ApiKeys() {
   return (
     <>
       <p>Keys let your other tools use the API. Revoking one stops it at once.</p>
-      <form class="inline-form" onSubmit={create}>
-        <div class="field">
-          <label for="key-name">Key name</label>
-          <input id="key-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </div>
-        <div class="field">
-          <label for="key-scope">What it may do</label>
-          <select id="key-scope" value={scope} onChange={(e) => setScope(e.currentTarget.value as ApiKeySummary['scope'])}>
-            {Object.entries(SCOPE_WORDS).map(([value, words]) => (
-              <option key={value} value={value}>
-                {words}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" class="primary" disabled={busy}>
-          Create key
-        </button>
-      </form>
-      {token && <NewToken token={token} onDone={() => setToken(null)} />}
+      {/* The form only once the list is read: a member whose role may not manage keys is told so, and offered nothing. */}
       <Loading loaded={loaded} what="keys">
-        {(keys) =>
-          keys.length === 0 ? (
+        {(keys) => (
+          <>
+            <form class="inline-form" onSubmit={create}>
+              <div class="field">
+                <label for="key-name">Key name</label>
+                <input id="key-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+              </div>
+              <div class="field">
+                <label for="key-scope">What it may do</label>
+                <select id="key-scope" value={scope} onChange={(e) => setScope(e.currentTarget.value as ApiKeySummary['scope'])}>
+                  {Object.entries(SCOPE_WORDS).map(([value, words]) => (
+                    <option key={value} value={value}>
+                      {words}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <button type="submit" class="primary" disabled={busy}>
+                Create key
+              </button>
+            </form>
+            {token && <NewToken token={token} onDone={() => setToken(null)} />}
+            {keys.length === 0 ? (
             <p>No keys yet.</p>
           ) : (
             <ul class="items">
@@ -115,8 +117,9 @@ export function ApiKeys() {
                 </li>
               ))}
             </ul>
-          )
-        }
+          )}
+          </>
+        )}
       </Loading>
     </>
   );

@@ -23,39 +23,49 @@ function RoleSelect({ member, onSaved }: { member: Member; onSaved: (member: Mem
   );
 }
 
-function Invite({ onInvited }: { onInvited: (invitation: Invitation) => void }) {
+/**
+ * A new member, active at once with the phone they sign in with (a code is texted to it): the owner adds the people who
+ * work the business. (Invitations the API made are listed below until someone accepts them.)
+ */
+function AddMember({ onAdded }: { onAdded: (member: Member) => void }) {
   const [email, setEmail] = useState('');
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
+  const [phone, setPhone] = useState('');
   const [role, setRole] = useState<Role>('MEMBER');
   const [busy, run] = useAction();
-  const invite = (event: Event) => {
+  const add = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const { invitation } = await post<{ invitation: Invitation }>('/v1/organization/invitations', { email, role, firstName: firstName || null, lastName: lastName || null });
-      onInvited(invitation);
+      const { member } = await post<{ member: Member }>('/v1/organization/members', { email, role, firstName, lastName, phone });
+      onAdded(member);
       setEmail('');
       setFirstName('');
       setLastName('');
-    }, `Invitation sent to ${email}.`);
+      setPhone('');
+    }, `${firstName} can sign in now, with a code texted to ${phone}.`);
   };
   return (
-    <form class="inline-form" onSubmit={invite}>
+    <form class="inline-form" onSubmit={add}>
       <div class="field">
-        <label for="invite-email">Email</label>
-        <input id="invite-email" type="email" autocomplete="off" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <label for="member-first">First name</label>
+        <input id="member-first" required maxLength={100} value={firstName} onInput={(e) => setFirstName(e.currentTarget.value)} />
       </div>
       <div class="field">
-        <label for="invite-first">First name</label>
-        <input id="invite-first" value={firstName} onInput={(e) => setFirstName(e.currentTarget.value)} />
+        <label for="member-last">Last name</label>
+        <input id="member-last" required maxLength={100} value={lastName} onInput={(e) => setLastName(e.currentTarget.value)} />
       </div>
       <div class="field">
-        <label for="invite-last">Last name</label>
-        <input id="invite-last" value={lastName} onInput={(e) => setLastName(e.currentTarget.value)} />
+        <label for="member-email">Email</label>
+        <input id="member-email" type="email" autocomplete="off" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
       </div>
       <div class="field">
-        <label for="invite-role">Their role</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+        <label for="member-phone">Mobile phone</label>
+        <input id="member-phone" type="tel" autocomplete="off" required value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
+      </div>
+      <div class="field">
+        <label for="member-role">Their role</label>
+        <select id="member-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
           {ROLES.map((each) => (
             <option key={each} value={each}>
               {ROLE_LABELS[each]}
@@ -64,7 +74,7 @@ function Invite({ onInvited }: { onInvited: (invitation: Invitation) => void }) 
         </select>
       </div>
       <button type="submit" class="primary" disabled={busy}>
-        Invite
+        Add member
       </button>
     </form>
   );
@@ -102,8 +112,8 @@ export function Members() {
           </ul>
         )}
       </Loading>
-      <h3>Invite someone</h3>
-      <Invite onInvited={(invitation) => invitations.set([invitation, ...(invitations.data ?? [])])} />
+      <h3>Add a member</h3>
+      <AddMember onAdded={(member) => members.set([...(members.data ?? []), member])} />
       <h3>Waiting to join</h3>
       <Loading loaded={invitations} what="invitations">
         {(list) =>
