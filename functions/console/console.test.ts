@@ -16,7 +16,7 @@ import { mcpConnector } from '../../test/support/mcp-client';
  * the session cookie into the bearer token, as CloudFront does), signing in with a code read from the local SMS
  * provider and with a passkey of the DevTools protocol's virtual authenticator.
  */
-const api = useTestApi({ events: true });
+const api = useTestApi();
 const connect = mcpConnector(api);
 let browser: { context: BrowserContext; close: () => Promise<void> } | undefined;
 

@@ -17,7 +17,7 @@ export async function headlessChromium(viewport = { width: 1280, height: 900 }):
     executablePath: CHROMIUM,
     headless: true,
     viewport,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-features=site-per-process,Translate,OptimizationHints,MediaRouter', '--renderer-process-limit=1', '--disable-extensions'],
   });
   return {
     context,
