@@ -1,4 +1,10 @@
+import { createHash } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { consoleKeys } from './entity';
+import { sessionTokenHash } from './session-token';
 import { useTestApi, type Client } from '../../test/support/api';
 import { createMember } from '../organization/member-rules';
 import { sentLocally } from '../sms/local-provider';
@@ -389,5 +395,40 @@ describe('signing in with a passkey, refused', () => {
     const { challenge } = (await api.anonymous.post('/v1/sign-in/passkey-options', {})).body.options;
     expect((await refusal(forged(`${challenge}A`))).message).toContain('its challenge is unknown, used or expired');
     expect((await refusal(forged('A'.repeat(43)))).message).toContain('its challenge is unknown, used or expired');
+  });
+});
+
+describe('what sign-in keeps in the table', () => {
+  const itemAt = async (key: { pk: string; sk: string }) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }))).Item;
+  const sessionKey = (cookie: string, organizationId: string, memberId: number) => consoleKeys.session(organizationId, memberId, sessionTokenHash(cookie.split('=')[1]!));
+
+  it('expires a code and a session by TTL when their lifetimes end, and writes a session’s last use at most once a minute', async () => {
+    const { phone, organizationId, member } = await memberWithPhone('MEMBER');
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const code = await itemAt(consoleKeys.signInCode(createHash('sha256').update(phone).digest('hex')));
+    expect(code!.expiresAtEpoch).toBe(Math.ceil(api.clock.now() / 1000) + SIGN_IN_CODE.lifetimeMinutes * 60);
+    expect(code!.codeHash).not.toContain(codeTextedTo(phone));
+
+    const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code: codeTextedTo(phone) });
+    const cookie = cookieOf(signedIn.headers.get('set-cookie'));
+    const key = sessionKey(cookie, organizationId, member.id);
+    const stored = await itemAt(key);
+    expect(stored).toMatchObject({ signedInWith: 'SMS_CODE', expiresAtEpoch: Math.ceil((api.clock.now() + SESSION_LIFETIME.absoluteHours * 3_600_000) / 1000) });
+    const firstSeen = stored!.lastSeenAt;
+    await api.advanceTime(60_000);
+    expect((await browser(cookie).get('/v1/me')).status).toBe(200);
+    expect((await itemAt(key))!.lastSeenAt, 'a minute on: not yet written again').toBe(firstSeen);
+    await api.advanceTime(1);
+    expect((await browser(cookie).get('/v1/me')).status).toBe(200);
+    expect((await itemAt(key))!.lastSeenAt, 'past a minute: written').toBe(new Date(api.clock.now()).toISOString());
+  });
+
+  it('keeps a correct code when the organization named is none of the phone’s, and signs in with it after', async () => {
+    const { phone, organizationId } = await memberWithPhone('MEMBER');
+    const other = await api.organization();
+    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const code = codeTextedTo(phone);
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code, organizationId: other.organizationId })).body.error.code).toBe('INVALID_CODE');
+    expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code, organizationId })).status).toBe(201);
   });
 });

@@ -18,8 +18,9 @@ export interface MemberSession {
 /** The member's session a request was authorized by, or undefined for an API key, an OAuth token or a public route. */
 export function memberSessionOf(authorizer: Readonly<Record<string, unknown>> | null | undefined): MemberSession | undefined {
   const { memberId, memberRole, csrfToken } = authorizer ?? {};
+  // A key's context has no memberId: Number(undefined) is NaN, as Number('') is 0, and neither is a member's id.
   const id = Number(memberId);
-  if (memberId === undefined || memberId === '' || !Number.isInteger(id) || id < 1 || !isMemberRole(memberRole) || typeof csrfToken !== 'string' || !csrfToken) return undefined;
+  if (!Number.isInteger(id) || id < 1 || !isMemberRole(memberRole) || typeof csrfToken !== 'string' || !csrfToken) return undefined;
   return { memberId: id, role: memberRole, csrfToken };
 }
 
