@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -7,15 +7,15 @@ import { ApiError } from '#shared/errors';
 import { newId } from '#shared/ids';
 import { logger } from '#shared/observability';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { sameSecret } from '#shared/auth/tokens';
+import { hashToken, sameSecret } from '#shared/auth/tokens';
 import { smsSender } from '../sms/sender';
 import { consoleKeys } from './entity';
 import { membershipsOf, type Membership } from './memberships';
 import { SIGN_IN_CODE } from './settings';
 
-const phoneHashOf = (phone: string) => createHash('sha256').update(phone).digest('hex');
+const phoneHashOf = hashToken;
 /** A code is stored as a hash bound to its phone: the table holds no code, and one phone's code is no other's. */
-const codeHashOf = (phone: string, code: string) => createHash('sha256').update(`${phoneHashOf(phone)}:${code}`).digest('hex');
+const codeHashOf = (phone: string, code: string) => hashToken(`${phoneHashOf(phone)}:${code}`);
 
 export const CODE_LIFETIME_SECONDS = SIGN_IN_CODE.lifetimeMinutes * 60;
 

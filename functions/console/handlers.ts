@@ -57,13 +57,19 @@ export const signInWithPasskeyHandler = apiHandler(routes.signInWithPasskey, asy
   return signedIn(organization, member, 'PASSKEY');
 });
 
-/** The member signed in, as stored now (a key's request never gets here: the routes are `sessionOnly`). */
-async function signedInMember(organizationId: string, request: RawRequest): Promise<{ member: Member; csrfToken: string; sessionHash: string }> {
+/** The session the authorizer found (a key's request never gets here: the routes are `sessionOnly`). */
+function sessionOf(request: RawRequest) {
   const session = memberSessionOf(request.authorizer);
   if (!session) throw new Error('A sessionOnly route ran without a member’s session');
+  return { ...session, sessionHash: String(request.authorizer.sessionHash ?? '') };
+}
+
+/** The member signed in, as stored now. */
+async function signedInMember(organizationId: string, request: RawRequest): Promise<{ member: Member; csrfToken: string }> {
+  const session = sessionOf(request);
   const member = await getMember(organizationId, session.memberId);
   if (!member) throw new NotFoundError('Member not found');
-  return { member, csrfToken: session.csrfToken, sessionHash: String(request.authorizer.sessionHash ?? '') };
+  return { member, csrfToken: session.csrfToken };
 }
 
 export const getCurrentSessionHandler = apiHandler(routes.getCurrentSession, async ({ organizationId, request }) => {
@@ -85,14 +91,14 @@ export const addPasskeyHandler = apiHandler(routes.addPasskey, async ({ organiza
 });
 
 export const signOutHandler = apiHandler(routes.signOut, async ({ organizationId, request }) => {
-  const { member, sessionHash } = await signedInMember(organizationId, request);
-  const signedOut = await endSession(organizationId, member.id, sessionHash);
+  // The session's own ids: signing out reads nothing of the member.
+  const { memberId, sessionHash } = sessionOf(request);
+  const signedOut = await endSession(organizationId, memberId, sessionHash);
   return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
 });
 
 export const signOutEverywhereHandler = apiHandler(routes.signOutEverywhere, async ({ organizationId, request }) => {
-  const { member } = await signedInMember(organizationId, request);
-  const signedOut = await endEverySession(organizationId, member.id);
+  const signedOut = await endEverySession(organizationId, sessionOf(request).memberId);
   return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
 });
 

@@ -193,7 +193,7 @@ export const signOut = defineRoute({
   path: '/v1/me/session',
   summary: 'Sign out of this session',
   description: 'Ends the session the request was made with and clears its cookie in this browser.',
-  dynamodb: ['GetItem', 'UpdateItem'],
+  dynamodb: ['UpdateItem'],
   status: 200,
   request: {},
   response: SignedOut,
@@ -210,7 +210,7 @@ export const signOutEverywhere = defineRoute({
     Ends every session of the member, on every browser and phone, this one included. A request another session had
     already begun is answered; the gateway may accept a session for up to its authorizer cache’s lifetime after.
   `,
-  dynamodb: ['GetItem', 'Query', 'DeleteItem'],
+  dynamodb: ['Query', 'DeleteItem'],
   status: 200,
   request: {},
   response: SignedOut,

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { hashToken } from '#shared/auth/tokens';
 import { SESSION_COOKIE } from './settings';
 
 /**
@@ -25,7 +26,8 @@ export function parseSessionToken(token: string): SessionTokenParts | undefined 
 
 export const isSessionToken = (token: string) => token.startsWith(SESSION_TOKEN_PREFIX);
 
-export const sessionTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Only this is stored, as an API key's hash is. */
+export const sessionTokenHash = hashToken;
 
 /**
  * The session's CSRF token, derived from its secret (not stored): the console reads it from GET /v1/me, and sends it

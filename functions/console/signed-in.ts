@@ -4,19 +4,11 @@ import { getMember } from '../organization/member-store';
 import type { Member } from '../organization/member-schema';
 import { findActiveSession } from './sessions';
 import { SESSION_COOKIE } from './settings';
-
-/** The session token in a Cookie header (the console's cookie), if any. */
-export function sessionTokenInCookies(cookieHeader: string | undefined): string | undefined {
-  for (const part of (cookieHeader ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
+import { cookieNamed } from '#shared/http/cookies';
 
 /** The active member whose live session a request's cookie carries, for a page outside the API's keyed routes (OAuth's consent). */
 export async function signedInMemberOf(cookieHeader: string | undefined): Promise<{ organizationId: string; member: Member } | undefined> {
-  const token = sessionTokenInCookies(cookieHeader);
+  const token = cookieNamed(cookieHeader, SESSION_COOKIE);
   const session = token === undefined ? undefined : await findActiveSession(token);
   const member = session && (await getMember(session.organizationId, session.memberId));
   return session && member && !member.isDisabled ? { organizationId: session.organizationId, member } : undefined;

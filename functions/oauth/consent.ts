@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ValidationError } from '#shared/errors';
 import { OAuthError } from './errors';
 import { sameSecret } from '#shared/auth/tokens';
+import { cookieNamed } from '#shared/http/cookies';
 import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
 import { mayGrant } from './scopes';
 import { hasRedirectUri, resolveClient, type OAuthClient } from './clients';
@@ -57,13 +58,7 @@ export async function checkAuthorizationRequest(params: v.InferOutput<typeof Aut
 export const newCsrfToken = () => randomBytes(24).toString('base64url');
 
 /** The CSRF cookie's value in a Cookie header. */
-export function csrfCookieOf(cookieHeader: string | undefined): string | undefined {
-  for (const part of (cookieHeader ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === CSRF_COOKIE) return value.join('=');
-  }
-  return undefined;
-}
+export const csrfCookieOf = (cookieHeader: string | undefined): string | undefined => cookieNamed(cookieHeader, CSRF_COOKIE);
 
 /** A consent post's CSRF token: present, and the one the page set in its cookie. */
 export function checkCsrf(posted: string | undefined, cookieHeader: string | undefined): void {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { logger } from '#shared/observability';
+import { cookiesOf } from '#shared/http/cookies';
 import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/console/site';
 
 /**
@@ -17,22 +18,11 @@ type EdgeRequest = { headers: Record<string, { value: string }>; cookies: Record
 const EDGE_FUNCTION_FILE = new URL('../../functions/console/edge/session-cookie.js', import.meta.url);
 const sessionCookieFunction = new Function(`${readFileSync(EDGE_FUNCTION_FILE, 'utf8')}\nreturn handler;`)() as (event: { request: EdgeRequest }) => EdgeRequest;
 
-/** The cookies of a Cookie header, as CloudFront hands them to a function (the first of a name). */
-function cookiesOf(header: string | undefined): Record<string, { value: string }> {
-  const cookies: Record<string, { value: string }> = {};
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at < 1) continue;
-    const name = part.slice(0, at).trim();
-    cookies[name] ??= { value: part.slice(at + 1).trim() };
-  }
-  return cookies;
-}
 
 /** Runs the viewer-request function on a request to the API, adding the header it adds. */
 export function applySessionCookieFunction(request: IncomingMessage): void {
   const authorization = request.headers.authorization;
-  const edge: EdgeRequest = { headers: authorization === undefined ? {} : { authorization: { value: authorization } }, cookies: cookiesOf(request.headers.cookie) };
+  const edge: EdgeRequest = { headers: authorization === undefined ? {} : { authorization: { value: authorization } }, cookies: Object.fromEntries(Object.entries(cookiesOf(request.headers.cookie)).map(([name, value]) => [name, { value }])) };
   const after = sessionCookieFunction({ request: edge }).headers.authorization?.value;
   if (after === undefined || after === authorization) return;
   request.headers.authorization = after;

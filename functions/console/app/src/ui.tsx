@@ -81,6 +81,19 @@ export function useAction(): [boolean, (work: () => Promise<unknown>, done?: str
 }
 
 /** What a section shows while its read runs, or when it failed (its own alert, beside the screen's). */
+/** A select's options: each value of a list, shown by its label. */
+export function Options<V extends string>({ values, labels }: { values: readonly V[]; labels: Readonly<Record<V, string>> }) {
+  return (
+    <>
+      {values.map((value) => (
+        <option key={value} value={value}>
+          {labels[value]}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export function Loading<T>({ loaded, children, what }: { loaded: Loaded<T>; what: string; children: (data: T) => ComponentChildren }) {
   if (loaded.data !== undefined) return <>{children(loaded.data)}</>;
   if (loaded.error !== undefined) {

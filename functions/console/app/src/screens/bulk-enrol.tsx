@@ -3,7 +3,7 @@ import { listUntil, newKey, post, segment } from '../api';
 import { STATUS_LABELS } from '../format';
 import { announce, problemOf, showProblem } from '../notices';
 import { LEAD_STATUSES, type Automation, type Lead, type LeadStatus } from '../types';
-import { Progress } from '../ui';
+import { Options, Progress } from '../ui';
 
 /** Triggers whose runs a person may start by hand; `appointment.*` ones need an appointment, the rest only start from events. */
 export const ENROLLABLE = new Set(['lead.created', 'lead.status_changed']);
@@ -64,11 +64,7 @@ export function BulkEnrol({ automation, onDone }: { automation: Automation; onDo
         <div class="field">
           <label for="enrol-status">Leads in status</label>
           <select id="enrol-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as LeadStatus)} disabled={running}>
-            {LEAD_STATUSES.map((each) => (
-              <option key={each} value={each}>
-                {STATUS_LABELS[each]}
-              </option>
-            ))}
+            <Options values={LEAD_STATUSES} labels={STATUS_LABELS} />
           </select>
         </div>
         <button type="submit" class="primary" disabled={running || !automation.isEnabled}>

@@ -5,7 +5,7 @@ import { leadName, OUTCOME_LABELS, SOURCE_LABELS, when } from '../format';
 import { showProblem } from '../notices';
 import { navigate, usePlace } from '../router';
 import { INQUIRY_SOURCES, type InquiryListItem, type InquirySource, type Page as ListPage } from '../types';
-import { Loading, More, Page, useLoad } from '../ui';
+import { Loading, More, Options, Page, useLoad } from '../ui';
 import { after } from './today-counts';
 
 type InquiryPage = ListPage<'inquiries', InquiryListItem>;
@@ -90,11 +90,7 @@ export function Inbox() {
           <label for="inbox-source">Source</label>
           <select id="inbox-source" value={source} onChange={(e) => setFilter('source', e.currentTarget.value)}>
             <option value="">All sources</option>
-            {INQUIRY_SOURCES.map((value) => (
-              <option key={value} value={value}>
-                {SOURCE_LABELS[value]}
-              </option>
-            ))}
+            <Options values={INQUIRY_SOURCES} labels={SOURCE_LABELS} />
           </select>
         </div>
         <div class="field">

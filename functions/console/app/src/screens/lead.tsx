@@ -4,7 +4,7 @@ import { consolePath } from '../base';
 import { leadName, money, STATUS_LABELS, when } from '../format';
 import { useOrganization } from '../organization';
 import { LEAD_STATUSES, type Lead, type LeadStatus } from '../types';
-import { Loading, Page, useAction, useLoad } from '../ui';
+import { Loading, Options, Page, useAction, useLoad } from '../ui';
 import { Activities, Appointments, Inquiries, LeadRuns } from './lead-history';
 import { SmsThread } from './sms-thread';
 
@@ -61,11 +61,7 @@ function Change({ lead, currency, onSaved }: { lead: Lead; currency: string; onS
       <div class="field">
         <label for="lead-status">Status</label>
         <select id="lead-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as LeadStatus)}>
-          {LEAD_STATUSES.map((each) => (
-            <option key={each} value={each}>
-              {STATUS_LABELS[each]}
-            </option>
-          ))}
+          <Options values={LEAD_STATUSES} labels={STATUS_LABELS} />
         </select>
       </div>
       <div class="field">

@@ -6,7 +6,7 @@ import { announce, showProblem } from '../notices';
 import { useOrganization } from '../organization';
 import { usePlace } from '../router';
 import { LEAD_STATUSES, type Lead, type LeadStatus, type Page as ListPage } from '../types';
-import { Loading, Page, useLoad } from '../ui';
+import { Loading, Options, Page, useLoad } from '../ui';
 import { after, lastTouched, quietSince } from './today-counts';
 
 interface Column {
@@ -40,11 +40,7 @@ function Card({ lead, currency, onMove }: { lead: Lead; currency: string; onMove
       </p>
       <label for={`move-${lead.id}`}>Move to…</label>
       <select id={`move-${lead.id}`} aria-describedby={titleId} value={lead.status} onChange={(e) => onMove(lead, e.currentTarget.value as LeadStatus)}>
-        {LEAD_STATUSES.map((status) => (
-          <option key={status} value={status}>
-            {STATUS_LABELS[status]}
-          </option>
-        ))}
+        <Options values={LEAD_STATUSES} labels={STATUS_LABELS} />
       </select>
     </li>
   );

@@ -3,7 +3,7 @@ import { listUntil, patch, post, remove, segment } from '../api';
 import { ROLE_LABELS } from '../format';
 import { useSession } from '../session';
 import { ROLES, type Invitation, type Member, type Role } from '../types';
-import { Loading, useAction, useLoad } from '../ui';
+import { Loading, Options, useAction, useLoad } from '../ui';
 
 function RoleSelect({ member, onSaved }: { member: Member; onSaved: (member: Member) => void }) {
   const [busy, run] = useAction();
@@ -13,11 +13,7 @@ function RoleSelect({ member, onSaved }: { member: Member; onSaved: (member: Mem
     <div class="field">
       <label for={`role-${member.id}`}>Role</label>
       <select id={`role-${member.id}`} aria-describedby={`member-${member.id}`} value={member.role} disabled={busy} onChange={(e) => change(e.currentTarget.value as Role)}>
-        {ROLES.map((role) => (
-          <option key={role} value={role}>
-            {ROLE_LABELS[role]}
-          </option>
-        ))}
+        <Options values={ROLES} labels={ROLE_LABELS} />
       </select>
     </div>
   );
@@ -66,11 +62,7 @@ function AddMember({ onAdded }: { onAdded: (member: Member) => void }) {
       <div class="field">
         <label for="member-role">Their role</label>
         <select id="member-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-          {ROLES.map((each) => (
-            <option key={each} value={each}>
-              {ROLE_LABELS[each]}
-            </option>
-          ))}
+          <Options values={ROLES} labels={ROLE_LABELS} />
         </select>
       </div>
       <button type="submit" class="primary" disabled={busy}>
