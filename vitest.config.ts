@@ -65,9 +65,9 @@ export default defineConfig({
     setupFiles: ['test/support/table-per-file.ts', ...(process.env.MUTATE_PRELOAD ? ['test/mutation/preload.ts'] : [])],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Each file has its own table in its worker's own DynamoDB Local (test/support/global-setup.ts), so files run in
-    // parallel: three at a time on two cores, as a file spends much of its time waiting on its HTTP server, its stream
-    // reader and its timers. Measured on eight of the slowest files: two workers 88 s, three 73 s, four 77 s.
+    // Each file has its own table in a database of its own (test/support/global-setup.ts), so files run in parallel: three
+    // at a time on two cores, as a file spends much of its time waiting on its HTTP server, its stream reader and its
+    // timers. Measured on eight of the slowest files: two workers 88 s, three 73 s, four 77 s.
     fileParallelism: true,
     maxWorkers: 3,
     // Worker threads rather than child processes, each file still in a fresh worker with its own environment: the whole

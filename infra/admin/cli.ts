@@ -152,7 +152,9 @@ function configureTarget(command: string): void {
     Object.assign(process.env, { TABLE_NAME: values.table, ...(values.region ? { AWS_REGION: values.region } : {}) });
     return;
   }
-  Object.assign(process.env, LOCAL_AWS_ENV, {
+  // The local signing only where the environment names none: a DynamoDB Local without `sharedDb` keeps a database per key.
+  for (const [name, value] of Object.entries(LOCAL_AWS_ENV)) process.env[name] ??= value;
+  Object.assign(process.env, {
     TABLE_NAME: process.env.TABLE_NAME ?? 'sales-pipeline',
     AWS_ENDPOINT_URL_DYNAMODB: `http://localhost:${process.env.DYNAMODB_PORT ?? 8000}`,
   });

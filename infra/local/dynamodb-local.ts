@@ -39,13 +39,21 @@ export const LOCAL_SERVICE_ENV = {
   SYNC_SETTLE_SECONDS: '2',
 } as const;
 
+/**
+ * The region and credentials this process signs DynamoDB Local's requests with: the environment's, else LOCAL_AWS_ENV.
+ * They matter to a DynamoDB Local started without `sharedDb`, which keeps a database per access key and region.
+ */
+export const localSigning = () => ({
+  region: process.env.AWS_REGION ?? LOCAL_AWS_ENV.AWS_REGION,
+  credentials: {
+    accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID,
+    secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY,
+  },
+});
+
 /** A client of DynamoDB Local, patient with its slow first answers while `npm start` starts (./patience.ts). */
-export function localClient(endpoint: string): DynamoDBClient {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: LOCAL_AWS_ENV.AWS_REGION,
-    credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
-  });
+export function localClient(endpoint: string, signing = localSigning()): DynamoDBClient {
+  const client = new DynamoDBClient({ endpoint, ...signing });
   patientWhileStartingUp(client.middlewareStack);
   return client;
 }
@@ -129,6 +137,11 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
 interface DynamoDbLocalOptions {
   port: number;
   dataDir?: string;
+  /**
+   * One database for every access key and region (true unless given), as a developer's tools each sign with their own.
+   * Without it DynamoDB Local keeps a database per access key and region, each with its own stream log.
+   */
+  sharedDb?: boolean;
   jvmOptions?: readonly string[];
   waiting?: Waiting;
 }
@@ -137,9 +150,9 @@ interface DynamoDbLocalOptions {
  * As startDynamoDbLocal, answering as soon as the JVM is spawned: `ready` settles once DynamoDB Local answers, and the
  * seconds the JVM takes to start are the caller's to use; `stop` ends it, ready or not.
  */
-export async function spawnDynamoDbLocal({ port, dataDir, jvmOptions, waiting }: DynamoDbLocalOptions): Promise<{ ready: Promise<DynamoDbLocal>; stop: DynamoDbLocal['stop'] }> {
+export async function spawnDynamoDbLocal({ port, dataDir, sharedDb = true, jvmOptions, waiting }: DynamoDbLocalOptions): Promise<{ ready: Promise<DynamoDbLocal>; stop: DynamoDbLocal['stop'] }> {
   if (await portInUse(port)) throw new PortInUseError(`DYNAMODB_PORT ${port} is already in use; stop what listens there or set DYNAMODB_PORT to a free port.`);
-  const child = withJvmOptions(jvmOptions, () => spawn({ port, sharedDb: true, path: dataDir ?? null, stdio: 'pipe' }));
+  const child = withJvmOptions(jvmOptions, () => spawn({ port, sharedDb, path: dataDir ?? null, stdio: 'pipe' }));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { createHash } from 'node:crypto';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { enableStream, LOCAL_AWS_ENV } from './dynamodb-local';
+import { enableStream, localSigning } from './dynamodb-local';
 import { patientWhileStartingUp } from './patience';
 
 /** The stream consumer: with ReportBatchItemFailures it may answer which record failed. */
@@ -120,8 +120,7 @@ export async function startTableStream({ endpoint, tableName, handler, from = 'T
   const passing = entities && new Set(entities);
   const streams = new DynamoDBStreamsClient({
     endpoint,
-    region: LOCAL_AWS_ENV.AWS_REGION,
-    credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
+    ...localSigning(),
   });
   patientWhileStartingUp(streams.middlewareStack);
 

@@ -5,23 +5,24 @@ import { freePort } from './ports';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** One DynamoDB Local per test worker, the worker numbered n (VITEST_POOL_ID) using the n-th. */
-    dynamoEndpoints: string[];
+    /** The suite's DynamoDB Local, in which every test file has a database of its own. */
+    dynamoEndpoint: string;
   }
 }
 
 /**
- * A DynamoDB Local for each test worker; every test file makes its own table in its worker's. One DynamoDB Local shared
- * by every worker serves their requests largely one at a time, so a file making many requests at once (the load
- * tests) held the others back until they timed out. One each, the whole suite took less than half the time (1 331 s →
- * 622 s on two cores with three workers) and a sixth less CPU.
+ * One DynamoDB Local for the suite, not `sharedDb`: each test file signs with an access key of its own
+ * (table-per-file.ts), and DynamoDB Local keeps a database per access key, each served by a thread of its own.
+ * - In one shared database the files queued behind one another (one DynamoDB Local per worker was the way round it),
+ *   and they grew slower as the suite went on: DynamoDB Local keeps a database's stream records for a day, tables
+ *   deleted or not, and with a stream enabled every request it serves looks for the stream's first record by a scan of
+ *   them all.
+ * - One JVM rather than one per worker compiles DynamoDB Local's code once. On twelve of the slowest files, three
+ *   workers: a DynamoDB Local per worker, shared databases 217 s (JVMs 273 s of CPU); per worker, a database per file
+ *   128 s (133 s); one for the suite, a database per file 94 s (74 s).
  */
 export default async function setup(project: TestProject) {
-  const workers = project.config.maxWorkers;
-  const locals = await Promise.all(Array.from({ length: workers }, async () => startDynamoDbLocal({ port: await freePort(), jvmOptions: TEST_JVM_OPTIONS })));
-  project.provide(
-    'dynamoEndpoints',
-    locals.map((local) => local.endpoint),
-  );
-  return async () => void (await Promise.all(locals.map((local) => local.stop())));
+  const local = await startDynamoDbLocal({ port: await freePort(), sharedDb: false, jvmOptions: TEST_JVM_OPTIONS });
+  project.provide('dynamoEndpoint', local.endpoint);
+  return () => local.stop();
 }

@@ -1,22 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, expect, inject } from 'vitest';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, localClient } from '../../infra/local/dynamodb-local';
+import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, localClient, localSigning } from '../../infra/local/dynamodb-local';
 
 // Runs before each test file, before it imports anything that reads the configuration.
-// The DynamoDB Local of the worker running this file (global-setup.ts); its number runs from 1 to maxWorkers.
-const endpoint = inject('dynamoEndpoints')[Number(process.env.VITEST_POOL_ID ?? 1) - 1]!;
+// The suite's DynamoDB Local (global-setup.ts).
+const endpoint = inject('dynamoEndpoint');
 const tableName = `test-${randomUUID()}`;
+// The file's own database in the suite's DynamoDB Local, which keeps one per access key (global-setup.ts); it takes
+// only letters and digits in a key.
+const accessKey = { AWS_ACCESS_KEY_ID: `file${tableName.replace(/[^A-Za-z0-9]/g, '')}` };
 // POWERTOOLS_DEV: the logger writes through console (so the token scan below sees every line) and metrics stay off.
 // Webhooks as in `npm start`: local receivers allowed, retries from 1 s. Sync answers a change at once, so a test reads
 // back what it wrote; test/sync-settle.test.ts holds the settling time itself.
-Object.assign(process.env, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true', SYNC_SETTLE_SECONDS: '0' });
+Object.assign(process.env, LOCAL_AWS_ENV, accessKey, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true', SYNC_SETTLE_SECONDS: '0' });
 // No stream until a test file's server starts the stream consumer (useTestApi({ events: true })).
 await createTable(endpoint, tableName, { stream: false });
+// The file's signing as it starts: a file that points the environment at a DynamoDB Local of its own changes it.
+const signing = localSigning();
 // Dropped once the file is done (this hook, registered first, runs after the file's own, its server stopped): the
-// worker's DynamoDB Local keeps every table and its stream in memory, and the files after this one need none of it.
+// suite's DynamoDB Local keeps every table in memory, and the files after this one need none of it (a stream's records
+// stay a day, in this file's own database, where no other file's request looks).
 afterAll(async () => {
-  const client = localClient(endpoint);
+  const client = localClient(endpoint, signing);
   await client.send(new DeleteTableCommand({ TableName: tableName })).finally(() => client.destroy());
 });
 
