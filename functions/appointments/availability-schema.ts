@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { localTime } from '#shared/local-time';
-import { Instant, integerString, PrefixedId, Timestamp } from '#shared/schema';
+import { Instant, integerString, PageQuery, pageSchema, PrefixedId, Timestamp } from '#shared/schema';
 
 /** Slots start every this many minutes from the start of each working period, unless `step` says otherwise. */
 export const DEFAULT_STEP_MINUTES = 15;
@@ -111,3 +111,8 @@ export const Hold = v.object({
 export type Hold = v.InferOutput<typeof Hold>;
 
 export const HoldResponse = v.object({ hold: Hold });
+
+/** The live holds' list pages: a hold lasts minutes, so there is nothing to sync (no `updatedSince`). */
+export const ListHoldsQuery = v.object({ page: PageQuery.entries.page, limit: PageQuery.entries.limit, cursor: PageQuery.entries.cursor });
+export type ListHoldsQuery = v.InferOutput<typeof ListHoldsQuery>;
+export const HoldPage = pageSchema('holds', Hold);

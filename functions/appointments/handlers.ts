@@ -3,6 +3,7 @@ import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { createAppointment, readAppointment, updateAppointment } from './rules';
 import { listAppointmentsPage } from './store';
+import { listLiveHoldsPage } from './hold-store';
 import { createHold, findAvailability } from './availability-rules';
 
 /** The handlers of the appointments and availability routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
@@ -25,3 +26,5 @@ export const updateAppointmentHandler = apiHandler(routes.updateAppointment, asy
 export const findAvailabilityHandler = apiHandler(routes.findAvailability, async ({ query, organizationId }) => findAvailability(organizationId, query));
 
 export const createHoldHandler = apiHandler(routes.createHold, async ({ body, organizationId }) => ({ hold: await createHold(organizationId, body) }));
+
+export const listHoldsHandler = apiHandler(routes.listHolds, async ({ query, organizationId }) => pageEnvelope('holds', await listLiveHoldsPage(organizationId, query)));

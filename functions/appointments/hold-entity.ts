@@ -12,10 +12,16 @@ const HOLD_RECORD_DAYS = 1;
 
 export const holdKeys = {
   hold: (o: string, holdId: string): Key => ({ pk: org(o), sk: `HOLD#${holdId}` }),
+  /**
+   * gsi1 of a hold not yet booked (GET /v1/availability/holds), by when it expires: the live ones are the key range from
+   * now on, soonest first. Booking it removes it; an expired one stays until its record's TTL, out of every range read.
+   */
+  liveHold: (o: string, hold: { id: string; expiresAt: string }) => ({ gsi1pk: `${org(o)}#HOLDS`, gsi1sk: `${hold.expiresAt}#${hold.id}` }),
 } as const;
 
 export const holdKeySamples: KeySamples<typeof holdKeys> = {
   hold: () => holdKeys.hold(SAMPLE_ORGANIZATION_ID, 'hold_1'),
+  liveHold: () => holdKeys.liveHold(SAMPLE_ORGANIZATION_ID, { id: 'hold_1', expiresAt: '2026-12-01T00:05:00.000Z' }),
 };
 
 /** A hold as stored: what the API answers, the member's user (whose schedule it takes) and what books it. */
@@ -33,7 +39,8 @@ export type HoldRecord = v.InferOutput<typeof HoldRecord>;
 export const holdRemovedAt = (expiresAt: string) => ({ [TTL_ATTRIBUTE]: Math.floor(Date.parse(expiresAt) / 1000) + HOLD_RECORD_DAYS * 86_400 });
 
 export function toHoldItem(organizationId: string, hold: HoldRecord) {
-  return { ...holdKeys.hold(organizationId, hold.id), entity: 'HOLD', organizationId, ...holdRemovedAt(hold.expiresAt), ...hold };
+  const live = hold.appointmentId === undefined ? holdKeys.liveHold(organizationId, hold) : {};
+  return { ...holdKeys.hold(organizationId, hold.id), ...live, entity: 'HOLD', organizationId, ...holdRemovedAt(hold.expiresAt), ...hold };
 }
 
 /** A hold written before holds carried their local times (a hold lives five minutes) is given them in UTC rather than refused. */

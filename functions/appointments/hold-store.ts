@@ -1,4 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Page, PageRequest } from '#shared/pagination';
+import { now } from '#shared/ids';
+import { rangePage, type PageSource } from '#shared/store/query-page';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { ApiError, NotFoundError } from '#shared/errors';
@@ -7,7 +10,8 @@ import { claimSchedule, LeadNotFound, type Schedule } from './store';
 import { toBookingItem } from './entity';
 import { leadKeys } from '../leads/entity';
 import { memberKeys } from '../organization/member-entity';
-import { fromHoldItem, holdBookingOf, holdKeys, toHoldItem, type HoldRecord } from './hold-entity';
+import { fromHoldItem, holdBookingOf, holdKeys, holdOf, toHoldItem, type HoldRecord } from './hold-entity';
+import type { Hold } from './availability-schema';
 
 export const holdNotFound = () => new NotFoundError('Hold not found');
 const memberGone = () => new ApiError(409, 'The member was removed meanwhile; ask for availability again', 'SLOT_TAKEN');
@@ -39,11 +43,24 @@ export function bookHoldWrite(organizationId: string, hold: HoldRecord, appointm
       Update: {
         TableName: config.tableName,
         Key: holdKeys.hold(organizationId, hold.id),
-        UpdateExpression: 'SET appointmentId = :appointmentId',
+        // Booked, it leaves the live holds' list.
+        UpdateExpression: 'SET appointmentId = :appointmentId REMOVE gsi1pk, gsi1sk',
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(appointmentId) AND expiresAt > :at',
         ExpressionAttributeValues: { ':appointmentId': appointmentId, ':at': at },
       },
     },
     onConditionFailed: () => new ApiError(409, 'The hold expired or was booked by another request meanwhile; hold a slot again', 'HOLD_EXPIRED'),
   };
+}
+
+/**
+ * The holds neither booked nor expired, soonest to expire first: the live holds' index after now (one expiring this
+ * millisecond has expired, as booking sees it; a booked one is out of the index), and its count over the same range. The range starts at the clock, so a cursor
+ * outlives the holds expired since its page was read.
+ */
+export async function listLiveHoldsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Hold>> {
+  const { gsi1pk } = holdKeys.liveHold(organizationId, { id: '', expiresAt: '' });
+  const live: PageSource = { index: 'gsi1', pk: gsi1pk, skBetween: [`${now()}#~`, '~'], movingStart: true, ascending: true };
+  const found = await rangePage(live, { page, limit, cursor });
+  return { items: found.items.map((item) => holdOf(fromHoldItem(item))), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
 }

@@ -1,7 +1,7 @@
-import { AvailabilityQuery, AvailabilityResponse, CreateHoldBody, DEFAULT_STEP_MINUTES, HOLD_MINUTES, HoldResponse, MAX_WINDOW_DAYS } from './availability-schema';
+import { AvailabilityQuery, AvailabilityResponse, CreateHoldBody, DEFAULT_STEP_MINUTES, HOLD_MINUTES, HoldPage, HoldResponse, ListHoldsQuery, MAX_WINDOW_DAYS } from './availability-schema';
 import { AppointmentIdPath, AppointmentPage, AppointmentResponse, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody } from './schema';
 import { defineRoute } from '#shared/routes/route';
-import { createRow } from '#shared/routes/rows';
+import { createRow, listRow } from '#shared/routes/rows';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
@@ -111,4 +111,20 @@ export const createHold = createRow({
   errors: [404, 409],
 });
 
-export const appointmentRoutes = [createAppointment, listAppointments, getAppointment, updateAppointment, findAvailability, createHold];
+export const listHolds = listRow({
+  operationId: 'listHolds',
+  path: '/v1/availability/holds',
+  summary: 'List the holds not yet booked or expired, soonest to expire first',
+  description: prose`
+    The slots held right now (POST /v1/availability/holds) that no appointment has booked, the one to expire first
+    first: what a caller is being offered at this moment. A hold leaves the list when it is booked and at its
+    \`expiresAt\`.
+  `,
+  tag: 'Availability',
+  dynamodb: ['Query'],
+  indexes: ['gsi1'],
+  request: { query: ListHoldsQuery },
+  response: HoldPage,
+});
+
+export const appointmentRoutes = [createAppointment, listAppointments, getAppointment, updateAppointment, findAvailability, createHold, listHolds];

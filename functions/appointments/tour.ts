@@ -20,6 +20,7 @@ export const tour: ResourceTour = {
     // Two round trips: the organization, the service and the members; then the working members' bookings.
     { route: 'GET /v1/availability', kind: 'other', request: (s) => ({ method: 'GET', path: `/v1/availability?serviceId=${s.serviceId}&from=2027-01-04T00:00:00%2B11:00&to=2027-01-05T00:00:00%2B11:00` }) },
     { route: 'POST /v1/availability/holds', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/availability/holds', body: { serviceId: s.serviceId, startsAt: '2027-01-04T09:00:00+11:00', memberId: s.memberId, leadId: s.leadId } }), keep: (b, s) => (s.holdId = b.hold.id) },
+    { route: 'GET /v1/availability/holds', kind: 'list', request: () => ({ method: 'GET', path: '/v1/availability/holds' }) },
     { route: 'POST /v1/appointments', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/appointments', body: { leadId: s.leadId, holdId: s.holdId } }) },
   ],
 };

@@ -135,6 +135,11 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
         stopWhen: ['lead.replied'],
       })
     ).body.automation;
+    // A slot held for the lead: Today lists it, with its member's name, until it expires.
+    const service = (await client.get('/v1/services?limit=1')).body.services[0];
+    const slot = (await client.get(`/v1/availability?serviceId=${service.id}`)).body.slots[0];
+    const hold = (await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: slot.startsAt, leadId: lead.id })).body.hold;
+    const member = (await client.get('/v1/organization/members?limit=100')).body.members.find((one: { id: number }) => one.id === hold.memberId);
     const screens: [string, string][] = [
       ['', 'Today'],
       ['/inbox', 'Inbox'],
@@ -158,6 +163,11 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
         width,
       );
       expect(sideways, `${path || '/'}`).toEqual([]);
+      if (path === '') {
+        const held = page.getByRole('region', { name: 'Held slots' }).getByRole('listitem');
+        await expect.poll(() => held.allTextContents()).toEqual([expect.stringContaining(`with ${member.firstName} ${member.lastName}: held until`)]);
+        expect(await held.getByRole('link', { name: 'the lead' }).getAttribute('href')).toBe(`/console/leads/${lead.id}`);
+      }
     }
     await page.close();
   });

@@ -206,7 +206,10 @@ export async function rangePage(
     const queried = (page - 1) * limit >= totalCount ? await emptyPage() : await queryPage(source, page, limit);
     return { items: queried.items, totalCount, nextCursor: await nextCursorOf(source, queried) };
   }
-  const left = startAfter && beforeWindow(source, startAfter);
-  const [queried, totalCount] = await Promise.all([left ? emptyPage() : queryPage(source, page, limit, startAfter), countItems(source, remaining && !left ? startAfter : undefined)]);
+  // The window's start moved past the cursor: newest first, what was left of the list has left the window too; oldest
+  // first, the whole window is after the cursor.
+  const passed = startAfter !== undefined && beforeWindow(source, startAfter);
+  const read = !passed ? queryPage(source, page, limit, startAfter) : source.ascending ? queryPage(source, 1, limit) : emptyPage();
+  const [queried, totalCount] = await Promise.all([read, countItems(source, remaining && !passed ? startAfter : undefined)]);
   return { items: queried.items, totalCount, nextCursor: await nextCursorOf(source, queried) };
 }

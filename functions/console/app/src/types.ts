@@ -44,6 +44,8 @@ export type Page<K extends string, T> = { [key in K]: T[] } & Pick<Answer<'/v1/l
 
 export type Sms = Schemas['Sms'];
 export type Appointment = Schemas['Appointment'];
+/** A slot held for a caller while they confirm (GET /v1/availability/holds lists the live ones). */
+export type Hold = Schemas['Hold'];
 
 export type Automation = Schemas['Automation'];
 export type AutomationStep = Automation['steps'][number];

@@ -1,5 +1,5 @@
 import { get, listUntil, query, segment } from '../api';
-import type { Automation, AutomationRun, InquiryListItem, Lead, Page, Webhook, WebhookDelivery } from '../types';
+import type { Automation, AutomationRun, Hold, InquiryListItem, Lead, Member, Page, Webhook, WebhookDelivery } from '../types';
 
 /** A count for Today; `atLeast` when the lists read stopped before the end, so the count is a floor. */
 export interface Count {
@@ -77,6 +77,20 @@ export async function runsStoppedByReply(signal: AbortSignal): Promise<{ runs: A
 export async function stoppedOnReply(signal: AbortSignal): Promise<Count> {
   const { runs, complete } = await runsStoppedByReply(signal);
   return { count: runs.length, atLeast: !complete };
+}
+
+/** The holds Today shows: the live ones, the one to expire first first. */
+export const HOLDS_SHOWN = 20;
+
+/**
+ * The slots held for callers right now, not yet booked (each lasts minutes): the list's first page and exact count,
+ * and the names of the members they hold (read only when there are holds).
+ */
+export async function liveHolds(signal: AbortSignal): Promise<{ holds: Hold[]; count: Count; memberNames: Map<number, string> }> {
+  const page = await get<Page<'holds', Hold>>(`/v1/availability/holds${query({ limit: HOLDS_SHOWN })}`, signal);
+  const members = page.holds.length ? (await listUntil<Member>('/v1/organization/members', 'members', { signal })).items : [];
+  const memberNames = new Map(members.map((member) => [member.id, `${member.firstName} ${member.lastName}`.trim()]));
+  return { holds: page.holds, count: { count: page.totalCount, atLeast: false }, memberNames };
 }
 
 /** Failing: the service disabled it, or its newest delivery attempt failed. */

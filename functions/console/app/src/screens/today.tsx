@@ -3,7 +3,8 @@ import { when } from '../format';
 import { problemOf } from '../notices';
 import { useSession } from '../session';
 import { Page, useLoad } from '../ui';
-import { failingWebhooks, lastVisit, missedOrTransferredCalls, newInquiries, QUIET_DAYS, quietQuotes, STOPPED_DAYS, stoppedOnReply, type Count } from './today-counts';
+import { segment } from '../api';
+import { failingWebhooks, lastVisit, liveHolds, missedOrTransferredCalls, newInquiries, QUIET_DAYS, quietQuotes, STOPPED_DAYS, stoppedOnReply, type Count } from './today-counts';
 
 interface Tile {
   /** What is counted, after the number: "new inquiries since your last visit". */
@@ -46,12 +47,37 @@ export function Today() {
         {tiles.map((tile) => (
           <CountTile key={tile.href} tile={tile} />
         ))}
-        {/* TODO(api): holds have no list (only POST /v1/availability/holds): "holds about to expire" needs
-            GET /v1/availability/holds with an expiresBefore filter. */}
-        <li class="tile">
-          <span class="figure">—</span> <span>holds about to expire: the API cannot list holds yet</span>
-        </li>
+        <CountTile tile={{ label: 'slots held for callers, about to expire', load: async (signal) => (await liveHolds(signal)).count, href: '#holds' }} />
       </ul>
+      <Holds />
     </Page>
+  );
+}
+
+/** The slots held for callers right now (a hold lasts minutes, then frees its slot), the one to expire first first. */
+function Holds() {
+  const loaded = useLoad(liveHolds, []);
+  const holds = loaded.data?.holds ?? [];
+  return (
+    <section id="holds" aria-labelledby="holds-title">
+      <h2 id="holds-title">Held slots</h2>
+      {loaded.error !== undefined && <p class="error-text">Could not read the holds: {problemOf(loaded.error).message}</p>}
+      {loaded.data && holds.length === 0 && <p>No slot is held right now.</p>}
+      {holds.length > 0 && (
+        <ul>
+          {holds.map((hold) => (
+            <li key={hold.id}>
+              {when(hold.startsAt)} with {loaded.data?.memberNames.get(hold.memberId) ?? `member ${hold.memberId}`}: held until {when(hold.expiresAt)}
+              {hold.leadId && (
+                <>
+                  {' '}
+                  for <a href={consolePath(`/leads/${segment(hold.leadId)}`)}>the lead</a>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
