@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * List the holds not yet booked or expired, soonest to expire first
-         * @description The slots held right now (POST /v1/availability/holds) that no appointment has booked, the one to expire first first: what a caller is being offered at this moment. A hold leaves the list when it is booked and at its `expiresAt`.
+         * @description The slots held right now (POST /v1/availability/holds) that no appointment has booked, the one to expire first first: what a caller is being offered at this moment. A hold leaves the list when it is booked and at its `expiresAt`. The one list without `updatedSince`: a hold lives 5 minutes, and each new one is a `hold.created` event.
          */
         get: operations["listHolds"];
         put?: never;

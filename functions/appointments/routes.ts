@@ -118,7 +118,8 @@ export const listHolds = listRow({
   description: prose`
     The slots held right now (POST /v1/availability/holds) that no appointment has booked, the one to expire first
     first: what a caller is being offered at this moment. A hold leaves the list when it is booked and at its
-    \`expiresAt\`.
+    \`expiresAt\`. The one list without \`updatedSince\`: a hold lives ${HOLD_MINUTES} minutes, and each new one is a
+    \`hold.created\` event.
   `,
   tag: 'Availability',
   dynamodb: ['Query'],
