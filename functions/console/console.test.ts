@@ -70,10 +70,10 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByText('Passkey added').waitFor();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
 
-    // Claude asks to connect: the owner, signed in, allows it on the consent page with no key.
+    // Claude asks to connect while no one is signed in: the consent page sends the owner to the console's sign-in, a
+    // passkey signs them in, and they come back to the same request, where they allow it with no key.
     const clientId = await registeredClient(api);
     const { verifier, challenge } = pkce();
     let redirected: URL | undefined;
@@ -81,8 +81,13 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
       redirected = new URL(route.request().url());
       await route.fulfill({ status: 200, contentType: 'text/plain', body: 'Connected' });
     });
-    await page.goto(`${api.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: `${api.url}/mcp` })}`);
+    const authorize = `${api.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', resource: `${api.url}/mcp` })}`;
+    await page.goto(authorize);
+    await page.getByLabel('An API key of your organization').waitFor();
+    await page.getByRole('link', { name: 'Sign in to the console' }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByText('You are signed in as Ada Lovelace of Harbour City Plumbing').waitFor();
+    expect(page.url()).toBe(authorize);
     expect(await page.getByLabel('An API key of your organization').count()).toBe(0);
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.getByText('Connected').waitFor();
