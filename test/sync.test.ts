@@ -371,6 +371,7 @@ describe('an SMS inquiry, whose thread shows its messages', () => {
 /** Paged lists that take no updatedSince, and why (each refuses it 400 in its own tests). */
 const UNSYNCED_LISTS: Record<string, string> = {
   listHolds: 'a hold lives five minutes, and each new one is a hold.created event (docs/decisions/receptionist-and-appointments.md)',
+  listStoppedAutomationRuns: 'a stopped run never changes again: stoppedSince reads those stopped since an instant (docs/decisions/automation-runs.md)',
 };
 const LIST_ROUTES = routes.filter((route) => route.method === 'GET' && 'nextCursor' in ((route.response as { entries?: object }).entries ?? {}) && !(route.operationId in UNSYNCED_LISTS));
 
@@ -396,7 +397,7 @@ describe('every list route takes updatedSince', () => {
     // GET /v1/oauth/grants answers the organization's live grants whole, unpaged as yet (docs/decisions/oauth.md).
     // GET /v1/me is the session's own member, organization and passkeys: one answer, no list of records.
     // GET /v1/api-keys answers the organization's keys whole (a few, made by hand), unpaged.
-    // GET /v1/availability/holds: UNSYNCED_LISTS.
+    // GET /v1/availability/holds and GET /v1/automation-runs: UNSYNCED_LISTS.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
       'findAvailability',
       'getCurrentSession',
@@ -411,6 +412,7 @@ describe('every list route takes updatedSince', () => {
       'listHolds',
       'listOauthGrants',
       'listOrganizationServices',
+      'listStoppedAutomationRuns',
       'listTradeCategories',
     ]);
   });

@@ -440,6 +440,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automation-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the runs that stopped, of every automation, newest stop first
+         * @description The organization’s runs that stopped before their last step (`status` STOPPED), whichever automation they are of, the latest to stop first; `stoppedReason` keeps one reason’s (`lead.replied`: the lead answered, and the follow-up stopped as it should), `stoppedSince` those stopped at or after an instant. A stopped run never changes again, so `stoppedSince` is how a poller reads what stopped since its last read: the list takes no `updatedSince`. Runs that are still going, completed or failed are listed per automation (GET /v1/automations/{automationId}/runs).
+         */
+        get: operations["listStoppedAutomationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -7386,6 +7406,54 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    listStoppedAutomationRuns: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                /** @description Only the runs stopped for this reason (`lead.replied`: the lead answered). */
+                stoppedReason?: "cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED";
+                /** @description Only the runs stopped at or after this instant. Before 9999-01-01T00:00:00.000Z. */
+                stoppedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the runs that stopped, of every automation, newest stop first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["AutomationRun"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     listCompanies: {
         parameters: {
             query?: {
@@ -13907,7 +13975,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (117 tools in about 547 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (118 tools in about 552 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

@@ -227,6 +227,8 @@ describe('what bounds runs', () => {
 
     const stopped = (await client.get('/v1/events?type=automation_run.stopped')).body.events;
     expect(stopped.map((event: any) => [event.data.id, event.data.stoppedReason])).toEqual([[yRuns[0].id, 'LOOP_DETECTED']]);
+    // Recorded stopped, it is listed with the runs that stopped, under its reason.
+    expect((await client.get('/v1/automation-runs?stoppedReason=LOOP_DETECTED')).body).toMatchObject({ runs: [yRuns[0]], totalCount: 1 });
     expect(counted.mock.calls.filter(([name]) => name === RUNS_REFUSED_METRIC)).toEqual([[RUNS_REFUSED_METRIC, 'Count', 1]]);
   });
 

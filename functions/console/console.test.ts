@@ -152,6 +152,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
       ['/pipeline', 'Pipeline'],
       [`/leads/${lead.id}`, ''],
       ['/automations', 'Automations'],
+      // Today's link to the runs a reply stopped: GET /v1/automation-runs, of every automation.
+      ['/automations?stopped=lead.replied', 'Automations'],
       [`/automations/${automation.id}`, ''],
       ['/reports', 'Reports'],
       ['/settings', 'Settings'],
@@ -168,6 +170,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
         width,
       );
       expect(sideways, `${path || '/'}`).toEqual([]);
+      // Every read of the screen answered: no "Could not …" in place of what it shows.
+      expect(await page.locator('.error-text, .problem').allTextContents(), `${path || '/'}`).toEqual([]);
       if (path === '') {
         const held = page.getByRole('region', { name: 'Held slots' }).getByRole('listitem');
         await expect.poll(() => held.allTextContents()).toEqual([expect.stringContaining(`with ${member.firstName} ${member.lastName}: held until`)]);

@@ -4,13 +4,25 @@ import { runEntity, type RunStep } from './attributes';
 import type { Run } from './schema';
 
 /**
- * A run's items: the run (in its automation's runs, gsi1, and their change log, gsi6), the watches that let a change of its lead or appointment find it (one partition per record
+ * A run's items: the run (in its automation's runs, gsi1, and their change log, gsi6; once stopped, in the stopped runs, gsi2 and gsi3), the watches that let a change of its lead or appointment find it (one partition per record
  * watched, a row per run), a marker per step whose effect writes outside the run (a note, a status, a member's text),
  * and the daily counts the caps read: a lead's automated SMS, an automation's runs for a lead, a member's texts.
  */
 export const runKeys = {
   run: runEntity.key,
   runsOfAutomation: (o: string, automationId: string) => ({ index: 'gsi1' as const, pk: `${org(o)}#AUTOMATION#${automationId}#RUNS` }),
+  /**
+   * gsi2 and gsi3 of a STOPPED run (GET /v1/automation-runs): every stopped run, and those of its reason, by when it
+   * stopped (its last `updatedAt`: a stopped run never changes again), newest first.
+   */
+  stoppedRun: (o: string, run: { id: string; stoppedReason: string; updatedAt: string }) => ({
+    gsi2pk: `${org(o)}#RUNS#STOPPED`,
+    gsi2sk: `${run.updatedAt}#${run.id}`,
+    gsi3pk: `${org(o)}#RUNS#STOPPED#${run.stoppedReason}`,
+    gsi3sk: `${run.updatedAt}#${run.id}`,
+  }),
+  /** The stopped runs' list: all of them (gsi2), or one reason's (gsi3). */
+  stoppedRuns: (o: string, stoppedReason?: string) => (stoppedReason === undefined ? { index: 'gsi2' as const, pk: `${org(o)}#RUNS#STOPPED` } : { index: 'gsi3' as const, pk: `${org(o)}#RUNS#STOPPED#${stoppedReason}` }),
   /** The change log of an automation's runs (updatedSince): each write of a run moves its `updatedAt`, so its place in it. */
   runChanges: (o: string, automationId: string) => changeLogKey(o, `RUNS#${automationId}`),
   watch: (o: string, watched: WatchedKey, runId: string): Key => ({ pk: watchPartition(o, watched), sk: `RUN#${runId}` }),
@@ -30,6 +42,8 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const runKeySamples: KeySamples<typeof runKeys> = {
   run: () => runKeys.run(O, 'run_1'),
   runsOfAutomation: () => runKeys.runsOfAutomation(O, 'automation_1'),
+  stoppedRun: () => runKeys.stoppedRun(O, { id: 'run_1', stoppedReason: 'lead.replied', updatedAt: '2026-12-01T00:00:00.000Z' }),
+  stoppedRuns: () => runKeys.stoppedRuns(O, 'lead.replied'),
   runChanges: () => runKeys.runChanges(O, 'automation_1'),
   watch: () => runKeys.watch(O, { kind: 'lead', leadId: 'lead_1' }, 'run_1'),
   watchers: () => runKeys.watchers(O, { kind: 'appointment', appointmentId: 'appointment_1' }),
@@ -55,7 +69,8 @@ export interface RunState extends Run {
 
 export function toRunItem(state: RunState) {
   const { organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth, ...run } = state;
-  return { ...runEntity.toItem(organizationId, run), ...runKeys.runChanges(organizationId, run.automationId), organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth };
+  const stopped = run.status === 'STOPPED' && run.stoppedReason ? runKeys.stoppedRun(organizationId, { ...run, stoppedReason: run.stoppedReason }) : {};
+  return { ...runEntity.toItem(organizationId, run), ...runKeys.runChanges(organizationId, run.automationId), ...stopped, organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth };
 }
 
 export const fromRunItem = (item: Record<string, unknown>): Run => runEntity.fromItem(item);

@@ -3,7 +3,7 @@ import { NotFoundError } from '#shared/errors';
 import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { fromRunItem, toRunItem, type RunState } from './entity';
-import { listRunsPage, readRunState } from './store';
+import { listRunsPage, listStoppedRunsPage, readRunState } from './store';
 import { readAutomationDefinition } from '../store';
 
 /**
@@ -37,3 +37,5 @@ export const previewAutomationHandler = apiHandler(routes.previewAutomation, asy
 export const getAutomationRunHandler = apiHandler(routes.getAutomationRun, async ({ path, organizationId }) => ({ run: shown(await readRunState(organizationId, path.runId)) }));
 
 export const cancelAutomationRunHandler = apiHandler(routes.cancelAutomationRun, async ({ path, organizationId }) => ({ run: shown(await (await runStops()).stopRun(organizationId, path.runId, 'cancelled')) }));
+
+export const listStoppedAutomationRunsHandler = apiHandler(routes.listStoppedAutomationRuns, async ({ query, organizationId }) => pageEnvelope('runs', await listStoppedRunsPage(organizationId, query)));

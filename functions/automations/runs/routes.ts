@@ -2,7 +2,7 @@ import type { RouteDefinition } from '#shared/routes/route';
 import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
 import { automationStepSender } from '../engine/capability';
 import { automationRun } from './examples';
-import { AutomationIdPath, EnrolBody, ListRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './schema';
+import { AutomationIdPath, EnrolBody, ListRunsQuery, ListStoppedRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './schema';
 import { prose } from '#shared/prose';
 
 const TAG = 'Automations';
@@ -83,4 +83,24 @@ export const cancelAutomationRun = actionRow({
   response: RunResponse,
 });
 
-export const runRoutes: RouteDefinition[] = [listAutomationRuns, enrolAutomationLead, previewAutomation, getAutomationRun, cancelAutomationRun];
+export const listStoppedAutomationRuns = listRow({
+  operationId: 'listStoppedAutomationRuns',
+  path: '/v1/automation-runs',
+  summary: 'List the runs that stopped, of every automation, newest stop first',
+  description: prose`
+    The organization’s runs that stopped before their last step (\`status\` STOPPED), whichever automation they are of,
+    the latest to stop first; \`stoppedReason\` keeps one reason’s (\`lead.replied\`: the lead answered, and the
+    follow-up stopped as it should), \`stoppedSince\` those stopped at or after an instant. A stopped run never changes
+    again, so \`stoppedSince\` is how a poller reads what stopped since its last read: the list takes no
+    \`updatedSince\`. Runs that are still going, completed or failed are listed per automation
+    (GET /v1/automations/{automationId}/runs).
+  `,
+  tag: TAG,
+  dynamodb: ['Query'],
+  // gsi2: every stopped run; gsi3: one reason's.
+  indexes: ['gsi2', 'gsi3'],
+  request: { query: ListStoppedRunsQuery },
+  response: RunPage,
+});
+
+export const runRoutes: RouteDefinition[] = [listAutomationRuns, enrolAutomationLead, previewAutomation, getAutomationRun, cancelAutomationRun, listStoppedAutomationRuns];

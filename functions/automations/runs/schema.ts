@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { PageQuery, PrefixedId, pageSchema } from '#shared/schema';
+import { Instant, PageQuery, PrefixedId, pageSchema } from '#shared/schema';
 import { STEP_TYPES } from '../steps/schema';
-import { RUN_STATUSES, runEntity } from './attributes';
+import { RUN_STATUSES, RUN_STOPPED_REASONS, runEntity } from './attributes';
 
 /** One lead's way through one version of an automation: where it is, what each step did, and how it ended. */
 export const Run = runEntity.Record;
@@ -18,6 +18,16 @@ export const ListRunsQuery = v.object({
   status: v.optional(v.pipe(v.picklist(RUN_STATUSES, `status must be one of ${RUN_STATUSES.join(', ')}`), v.description('Only the runs in this status.'))),
 });
 export type ListRunsQuery = v.InferOutput<typeof ListRunsQuery>;
+
+/** The stopped runs' list: a stopped run never changes again, so `stoppedSince` is what a poller syncs by. */
+export const ListStoppedRunsQuery = v.object({
+  page: PageQuery.entries.page,
+  limit: PageQuery.entries.limit,
+  cursor: PageQuery.entries.cursor,
+  stoppedReason: v.optional(v.pipe(v.picklist(RUN_STOPPED_REASONS, `stoppedReason must be one of ${RUN_STOPPED_REASONS.join(', ')}`), v.description('Only the runs stopped for this reason (`lead.replied`: the lead answered).'))),
+  stoppedSince: v.optional(Instant('stoppedSince', 'Only the runs stopped at or after this instant.')),
+});
+export type ListStoppedRunsQuery = v.InferOutput<typeof ListStoppedRunsQuery>;
 
 /** Whom a run is for: a lead, and for an automation on an appointment's trigger, its appointment (of that lead). */
 export const EnrolBody = v.strictObject({

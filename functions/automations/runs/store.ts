@@ -4,7 +4,7 @@ import { dynamo } from '#shared/dynamo';
 import type { Page } from '#shared/pagination';
 import { listOrChanges } from '#shared/store/change-log';
 import { pageOfFiltered } from '#shared/store/match-page';
-import { queryAll } from '#shared/store/query-page';
+import { queryAll, rangePage, type PageSource } from '#shared/store/query-page';
 import { idsSince } from '#shared/store/retention';
 import { organizationPartition } from '#shared/store/keys';
 import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAloneWhereHolds, type TransactWrite } from '#shared/store/transact';
@@ -12,7 +12,7 @@ import { setFields, type Condition } from '#shared/store/update-fields';
 import type { StopCondition } from '../catalog';
 import { ENDED_RUN_STATUSES, type RunStatus, type RunStep } from './attributes';
 import { fromRunItem, fromRunStateItem, runKeys, toRunItem, type RunState, type WatchedKey } from './entity';
-import type { ListRunsQuery, Run } from './schema';
+import type { ListRunsQuery, ListStoppedRunsQuery, Run } from './schema';
 
 /** The run as stored, read consistently (the runner acts on it); undefined when there is none. */
 export async function readRunState(organizationId: string, runId: string): Promise<RunState | undefined> {
@@ -118,7 +118,8 @@ export const releaseStep = (state: RunState, wake: number, stepIndex: number) =>
 export async function endRun(state: RunState, ending: { status: RunStatus; stoppedReason?: string; failedReason?: string; steps: RunStep[] }, at: string): Promise<boolean> {
   const { organizationId: o, id: runId } = state;
   const steps = ending.steps.map((step) => (step.status === 'PENDING' || step.status === 'WAITING' || step.status === 'RUNNING' ? { ...step, status: 'CANCELLED' as const } : step));
-  const fields = { status: ending.status, stoppedReason: ending.stoppedReason ?? null, failedReason: ending.failedReason ?? null, steps, nextStepAt: null, wake: state.wake + 1, leaseUntil: 0, scheduleName: null, updatedAt: at };
+  const stopped = ending.status === 'STOPPED' && ending.stoppedReason ? runKeys.stoppedRun(o, { id: runId, stoppedReason: ending.stoppedReason, updatedAt: at }) : {};
+  const fields = { status: ending.status, stoppedReason: ending.stoppedReason ?? null, failedReason: ending.failedReason ?? null, steps, nextStepAt: null, wake: state.wake + 1, leaseUntil: 0, scheduleName: null, updatedAt: at, ...stopped };
   const run = setFields(runKeys.run(o, runId), fields, { condition: stillAt(state.wake), onConditionFailed: () => new NotHeld() });
   return whereHeld(transact([run, ...watchedBy(state).map((watched) => deleteItem(runKeys.watch(o, watched, runId)))]));
 }
@@ -177,4 +178,14 @@ export async function leadRepliedSince(organizationId: string, leadId: string, s
     }),
   );
   return Items.some((item) => item.direction === 'INBOUND');
+}
+
+/**
+ * The runs that stopped, of every automation or of one reason, newest stop first, and their exact count: a key range of
+ * the stopped runs' index (from `stoppedSince` on, when given).
+ */
+export async function listStoppedRunsPage(organizationId: string, { stoppedReason, stoppedSince, page, limit, cursor }: ListStoppedRunsQuery): Promise<Page<Run>> {
+  const source: PageSource = { ...runKeys.stoppedRuns(organizationId, stoppedReason), ...(stoppedSince === undefined ? {} : { skBetween: [stoppedSince, '~'] as [string, string] }) };
+  const found = await rangePage(source, { page, limit, cursor });
+  return { items: found.items.map(fromRunItem), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
 }

@@ -63,20 +63,17 @@ export async function quietQuotes(signal: AbortSignal): Promise<Count> {
   return { count: items.filter((lead) => after(before, lastTouched(lead))).length, atLeast: !complete };
 }
 
-/** The runs a lead's reply stopped lately, of every automation. */
+/** The runs a lead's reply stopped lately, of every automation, the latest to stop first (the first 100). */
 export async function runsStoppedByReply(signal: AbortSignal): Promise<{ runs: AutomationRun[]; automations: Automation[]; complete: boolean }> {
-  // TODO(api): no organization-wide list of runs, and GET /v1/automations/{id}/runs has no stoppedReason or
-  // updatedBefore filter: each automation's STOPPED runs are read (newest 100) and those a reply stopped kept.
-  const since = quietSince(STOPPED_DAYS);
-  const { items: automations } = await listUntil<Automation>('/v1/automations', 'automations', { signal });
-  const pages = await Promise.all(automations.map((automation) => get<Page<'runs', AutomationRun>>(`/v1/automations/${segment(automation.id)}/runs?status=STOPPED&limit=100`, signal)));
-  const runs = pages.flatMap((page) => page.runs).filter((run) => run.stoppedReason === 'lead.replied' && !after(since, run.updatedAt));
-  return { runs, automations, complete: pages.every((page) => page.nextCursor === null) };
+  const stoppedByReply = `/v1/automation-runs${query({ stoppedReason: 'lead.replied', stoppedSince: quietSince(STOPPED_DAYS), limit: 100 })}`;
+  const [page, { items: automations }] = await Promise.all([get<Page<'runs', AutomationRun>>(stoppedByReply, signal), listUntil<Automation>('/v1/automations', 'automations', { signal })]);
+  return { runs: page.runs, automations, complete: page.nextCursor === null };
 }
 
+/** How many runs a reply stopped lately: the list's exact count, from a page of one. */
 export async function stoppedOnReply(signal: AbortSignal): Promise<Count> {
-  const { runs, complete } = await runsStoppedByReply(signal);
-  return { count: runs.length, atLeast: !complete };
+  const page = await get<Page<'runs', AutomationRun>>(`/v1/automation-runs${query({ stoppedReason: 'lead.replied', stoppedSince: quietSince(STOPPED_DAYS), limit: 1 })}`, signal);
+  return { count: page.totalCount, atLeast: false };
 }
 
 /** The holds Today shows: the live ones, the one to expire first first. */
