@@ -128,7 +128,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
   }
 
   // On a phone's width, where each screen's layout is the tightest (the other tests use a desk's).
-  it('shows every screen on a phone with no serious accessibility violation and nothing wider than the screen', async () => {
+  it('shows every screen on a phone with no serious accessibility violation and nothing wider than the screen, and enrols a status’s leads showing the progress', async () => {
     const { page, client } = await signedInToDemo('+61491570120', { width: 375, height: 800 });
     const lead = (await client.get('/v1/leads?limit=1')).body.leads[0];
     const inquiry = (await client.get('/v1/inquiries?limit=1')).body.inquiries[0];
@@ -178,6 +178,29 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
         expect(await held.getByRole('link', { name: 'the lead' }).getAttribute('href')).toBe(`/console/leads/${lead.id}`);
       }
     }
+
+    // Long work: enrolling every NEW lead in the automation, one request a lead, its progress shown as it goes.
+    const newLeads = (await client.get('/v1/leads?status=NEW&limit=1')).body.totalCount as number;
+    expect(newLeads).toBeGreaterThan(1);
+    await page.goto(`${api.url}/console/automations/${automation.id}`);
+    // The second lead's request is held back until the page has shown the first one done.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let enrolments = 0;
+    await page.route(`**/v1/automations/${automation.id}/runs`, async (route) => {
+      if (route.request().method() === 'POST' && ++enrolments === 2) await held;
+      await route.continue();
+    });
+    await page.getByLabel('Leads in status').selectOption('NEW');
+    await page.getByRole('button', { name: 'Enrol leads' }).click();
+    const progress = page.getByRole('progressbar', { name: 'Leads enrolled' });
+    await expect.poll(() => progress.getAttribute('value')).toBe('1');
+    // And says so to a screen reader, in the progress's live region.
+    expect(await page.locator('.progress [aria-live="polite"]').textContent()).toBe(`1 of ${newLeads}`);
+    release();
+    await page.getByText(`Enrolled ${newLeads} of ${newLeads} leads.`).waitFor();
+    expect([await progress.getAttribute('value'), await progress.getAttribute('max')]).toEqual([String(newLeads), String(newLeads)]);
+    expect((await client.get(`/v1/automations/${automation.id}/runs?limit=1`)).body.totalCount).toBe(newLeads);
     await page.close();
   });
 
