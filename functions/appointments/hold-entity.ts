@@ -39,8 +39,8 @@ export type HoldRecord = v.InferOutput<typeof HoldRecord>;
 export const holdRemovedAt = (expiresAt: string) => ({ [TTL_ATTRIBUTE]: Math.floor(Date.parse(expiresAt) / 1000) + HOLD_RECORD_DAYS * 86_400 });
 
 export function toHoldItem(organizationId: string, hold: HoldRecord) {
-  const live = hold.appointmentId === undefined ? holdKeys.liveHold(organizationId, hold) : {};
-  return { ...holdKeys.hold(organizationId, hold.id), ...live, entity: 'HOLD', organizationId, ...holdRemovedAt(hold.expiresAt), ...hold };
+  // Written once, not booked yet: live until booked (which removes the index keys) or expired.
+  return { ...holdKeys.hold(organizationId, hold.id), ...holdKeys.liveHold(organizationId, hold), entity: 'HOLD', organizationId, ...holdRemovedAt(hold.expiresAt), ...hold };
 }
 
 /** A hold written before holds carried their local times (a hold lives five minutes) is given them in UTC rather than refused. */

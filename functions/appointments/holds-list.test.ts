@@ -64,7 +64,7 @@ describe('GET /v1/availability/holds', () => {
     const booked = await hold('09:00');
     const kept = await hold('11:00');
     const bookings = await Promise.all([1, 2].map(() => client.post('/v1/appointments', { leadId: lead.id, holdId: booked.id })));
-    expect(bookings.map((res) => res.status).sort()).toEqual([201, 409]);
+    expect(bookings.map((res) => [res.status, res.body.error?.code]).sort()).toEqual([[201, undefined], [409, 'HOLD_EXPIRED']]);
     expect(await ids()).toEqual([kept.id]);
   });
 

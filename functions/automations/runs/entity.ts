@@ -69,7 +69,8 @@ export interface RunState extends Run {
 
 export function toRunItem(state: RunState) {
   const { organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth, ...run } = state;
-  const stopped = run.status === 'STOPPED' && run.stoppedReason ? runKeys.stoppedRun(organizationId, { ...run, stoppedReason: run.stoppedReason }) : {};
+  // Only a STOPPED run has a stoppedReason.
+  const stopped = run.stoppedReason ? runKeys.stoppedRun(organizationId, { ...run, stoppedReason: run.stoppedReason }) : {};
   return { ...runEntity.toItem(organizationId, run), ...runKeys.runChanges(organizationId, run.automationId), ...stopped, organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth };
 }
 

@@ -118,7 +118,8 @@ export const releaseStep = (state: RunState, wake: number, stepIndex: number) =>
 export async function endRun(state: RunState, ending: { status: RunStatus; stoppedReason?: string; failedReason?: string; steps: RunStep[] }, at: string): Promise<boolean> {
   const { organizationId: o, id: runId } = state;
   const steps = ending.steps.map((step) => (step.status === 'PENDING' || step.status === 'WAITING' || step.status === 'RUNNING' ? { ...step, status: 'CANCELLED' as const } : step));
-  const stopped = ending.status === 'STOPPED' && ending.stoppedReason ? runKeys.stoppedRun(o, { id: runId, stoppedReason: ending.stoppedReason, updatedAt: at }) : {};
+  // Only a stop gives a reason: it lists the run with the stopped ones.
+  const stopped = ending.stoppedReason ? runKeys.stoppedRun(o, { id: runId, stoppedReason: ending.stoppedReason, updatedAt: at }) : {};
   const fields = { status: ending.status, stoppedReason: ending.stoppedReason ?? null, failedReason: ending.failedReason ?? null, steps, nextStepAt: null, wake: state.wake + 1, leaseUntil: 0, scheduleName: null, updatedAt: at, ...stopped };
   const run = setFields(runKeys.run(o, runId), fields, { condition: stillAt(state.wake), onConditionFailed: () => new NotHeld() });
   return whereHeld(transact([run, ...watchedBy(state).map((watched) => deleteItem(runKeys.watch(o, watched, runId)))]));
