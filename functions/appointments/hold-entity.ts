@@ -10,18 +10,24 @@ const org = organizationPartition;
 /** How long a hold's record stays after it expires: an expired hold answers HOLD_EXPIRED, not 404, for a day. */
 const HOLD_RECORD_DAYS = 1;
 
+/** The live holds' partition of gsi1. */
+const liveHoldsPartition = (o: string) => `${org(o)}#HOLDS`;
+
 export const holdKeys = {
   hold: (o: string, holdId: string): Key => ({ pk: org(o), sk: `HOLD#${holdId}` }),
   /**
    * gsi1 of a hold not yet booked (GET /v1/availability/holds), by when it expires: the live ones are the key range from
    * now on, soonest first. Booking it removes it; an expired one stays until its record's TTL, out of every range read.
    */
-  liveHold: (o: string, hold: { id: string; expiresAt: string }) => ({ gsi1pk: `${org(o)}#HOLDS`, gsi1sk: `${hold.expiresAt}#${hold.id}` }),
+  liveHold: (o: string, hold: { id: string; expiresAt: string }) => ({ gsi1pk: liveHoldsPartition(o), gsi1sk: `${hold.expiresAt}#${hold.id}` }),
+  /** The live holds' list: their partition of gsi1. */
+  liveHolds: (o: string) => ({ index: 'gsi1' as const, pk: liveHoldsPartition(o) }),
 } as const;
 
 export const holdKeySamples: KeySamples<typeof holdKeys> = {
   hold: () => holdKeys.hold(SAMPLE_ORGANIZATION_ID, 'hold_1'),
   liveHold: () => holdKeys.liveHold(SAMPLE_ORGANIZATION_ID, { id: 'hold_1', expiresAt: '2026-12-01T00:05:00.000Z' }),
+  liveHolds: () => holdKeys.liveHolds(SAMPLE_ORGANIZATION_ID),
 };
 
 /** A hold as stored: what the API answers, the member's user (whose schedule it takes) and what books it. */

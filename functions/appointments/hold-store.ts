@@ -55,12 +55,11 @@ export function bookHoldWrite(organizationId: string, hold: HoldRecord, appointm
 
 /**
  * The holds neither booked nor expired, soonest to expire first: the live holds' index after now (one expiring this
- * millisecond has expired, as booking sees it; a booked one is out of the index), and its count over the same range. The range starts at the clock, so a cursor
- * outlives the holds expired since its page was read.
+ * millisecond has expired, as booking sees it; a booked one is out of the index), and its count over the same range.
+ * The range starts at the clock, so a cursor outlives the holds expired since its page was read.
  */
 export async function listLiveHoldsPage(organizationId: string, { page, limit, cursor }: PageRequest): Promise<Page<Hold>> {
-  const { gsi1pk } = holdKeys.liveHold(organizationId, { id: '', expiresAt: '' });
-  const live: PageSource = { index: 'gsi1', pk: gsi1pk, skBetween: [`${now()}#~`, '~'], movingStart: true, ascending: true };
+  const live: PageSource = { ...holdKeys.liveHolds(organizationId), skBetween: [`${now()}#~`, '~'], movingStart: true, ascending: true };
   const found = await rangePage(live, { page, limit, cursor });
   return { items: found.items.map((item) => holdOf(fromHoldItem(item))), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
 }
