@@ -176,6 +176,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
         const held = page.getByRole('region', { name: 'Held slots' }).getByRole('listitem');
         await expect.poll(() => held.allTextContents()).toEqual([expect.stringContaining(`with ${member.firstName} ${member.lastName}: held until`)]);
         expect(await held.getByRole('link', { name: 'the lead' }).getAttribute('href')).toBe(`/console/leads/${lead.id}`);
+        expect(await page.getByRole('link', { name: /slots held for callers/ }).textContent()).toBe('1 slots held for callers, about to expire');
       }
     }
 

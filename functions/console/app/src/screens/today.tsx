@@ -2,7 +2,7 @@ import { consolePath } from '../base';
 import { when } from '../format';
 import { problemOf } from '../notices';
 import { useSession } from '../session';
-import { Page, useLoad } from '../ui';
+import { Page, useLoad, type Loaded } from '../ui';
 import { segment } from '../api';
 import { failingWebhooks, lastVisit, liveHolds, missedOrTransferredCalls, newInquiries, QUIET_DAYS, quietQuotes, STOPPED_DAYS, stoppedOnReply, type Count } from './today-counts';
 
@@ -16,12 +16,16 @@ interface Tile {
 
 /** One count, a link into the list it counts; each reads on its own, so a slow one holds back no other. */
 function CountTile({ tile }: { tile: Tile }) {
-  const loaded = useLoad(tile.load, [tile.href]);
+  return <Counted label={tile.label} href={tile.href} loaded={useLoad(tile.load, [tile.href])} />;
+}
+
+/** A tile's figure as its read stands: the count, `?` when the read failed, `…` meanwhile. */
+function Counted({ label, href, loaded }: { label: string; href: string; loaded: Pick<Loaded<Count>, 'data' | 'error'> }) {
   const figure = loaded.data ? `${loaded.data.count}${loaded.data.atLeast ? '+' : ''}` : loaded.error ? '?' : '…';
   return (
     <li class="tile">
-      <a href={tile.href}>
-        <span class="figure">{figure}</span> <span>{tile.label}</span>
+      <a href={href}>
+        <span class="figure">{figure}</span> <span>{label}</span>
       </a>
       {loaded.error !== undefined && <p class="error-text">Could not count: {problemOf(loaded.error).message}</p>}
     </li>
@@ -30,6 +34,7 @@ function CountTile({ tile }: { tile: Tile }) {
 
 export function Today() {
   const session = useSession();
+  const holds = useLoad(liveHolds, []);
   const since = lastVisit();
   const inbox = consolePath('/inbox');
   const tiles: Tile[] = [
@@ -47,16 +52,16 @@ export function Today() {
         {tiles.map((tile) => (
           <CountTile key={tile.href} tile={tile} />
         ))}
-        <CountTile tile={{ label: 'slots held for callers, about to expire', load: async (signal) => (await liveHolds(signal)).count, href: '#holds' }} />
+        {/* The holds' one read gives the count and the list below. */}
+        <Counted label="slots held for callers, about to expire" href="#holds" loaded={{ data: holds.data?.count, error: holds.error }} />
       </ul>
-      <Holds />
+      <Holds loaded={holds} />
     </Page>
   );
 }
 
 /** The slots held for callers right now (a hold lasts minutes, then frees its slot), the one to expire first first. */
-function Holds() {
-  const loaded = useLoad(liveHolds, []);
+function Holds({ loaded }: { loaded: Loaded<Awaited<ReturnType<typeof liveHolds>>> }) {
   const holds = loaded.data?.holds ?? [];
   return (
     <section id="holds" aria-labelledby="holds-title">
