@@ -20,7 +20,7 @@ const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = () => true;
 
 const stack = await startStressStack({ events: false, powertoolsDev: false });
-const { LOCAL_AWS_ENV, enableStream } = await import('../../infra/local/dynamodb-local');
+const { localSigning, enableStream } = await import('../../infra/local/dynamodb-local');
 const { asLambdaRecord } = await import('../../infra/local/table-stream');
 const { config } = await import('#shared/config');
 const { setDeliveryQueue } = await import('../../functions/webhooks/queue');
@@ -51,8 +51,7 @@ setDeliveryQueue({ send: async (jobs: DeliveryJob[]) => void (queued += jobs.len
 const streamArn = await enableStream(stack.endpoint, config.tableName);
 const streams = new DynamoDBStreamsClient({
   endpoint: stack.endpoint,
-  region: LOCAL_AWS_ENV.AWS_REGION,
-  credentials: { accessKeyId: LOCAL_AWS_ENV.AWS_ACCESS_KEY_ID, secretAccessKey: LOCAL_AWS_ENV.AWS_SECRET_ACCESS_KEY },
+  ...localSigning(),
 });
 let readSoFar = 0;
 
