@@ -63,16 +63,18 @@ export async function quietQuotes(signal: AbortSignal): Promise<Count> {
   return { count: items.filter((lead) => after(before, lastTouched(lead))).length, atLeast: !complete };
 }
 
+/** The list of the runs a lead's reply stopped in the last STOPPED_DAYS, of every automation, the latest to stop first. */
+const stoppedByReply = (limit: number) => `/v1/automation-runs${query({ stoppedReason: 'lead.replied', stoppedSince: quietSince(STOPPED_DAYS), limit })}`;
+
 /** The runs a lead's reply stopped lately, of every automation, the latest to stop first (the first 100). */
 export async function runsStoppedByReply(signal: AbortSignal): Promise<{ runs: AutomationRun[]; automations: Automation[]; complete: boolean }> {
-  const stoppedByReply = `/v1/automation-runs${query({ stoppedReason: 'lead.replied', stoppedSince: quietSince(STOPPED_DAYS), limit: 100 })}`;
-  const [page, { items: automations }] = await Promise.all([get<Page<'runs', AutomationRun>>(stoppedByReply, signal), listUntil<Automation>('/v1/automations', 'automations', { signal })]);
+  const [page, { items: automations }] = await Promise.all([get<Page<'runs', AutomationRun>>(stoppedByReply(100), signal), listUntil<Automation>('/v1/automations', 'automations', { signal })]);
   return { runs: page.runs, automations, complete: page.nextCursor === null };
 }
 
 /** How many runs a reply stopped lately: the list's exact count, from a page of one. */
 export async function stoppedOnReply(signal: AbortSignal): Promise<Count> {
-  const page = await get<Page<'runs', AutomationRun>>(`/v1/automation-runs${query({ stoppedReason: 'lead.replied', stoppedSince: quietSince(STOPPED_DAYS), limit: 1 })}`, signal);
+  const page = await get<Page<'runs', AutomationRun>>(stoppedByReply(1), signal);
   return { count: page.totalCount, atLeast: false };
 }
 
