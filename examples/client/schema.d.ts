@@ -108,8 +108,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List inquiries, newest first, filtered by lead, source and/or creation time
-         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId` and/or `source`, and by `createdSince` (inquiries created at or after an instant: new ones since a visit); `totalCount` is exact for every filter. `expand=lead` adds each inquiry’s lead, `expand=external` the id in the source system, `expand=both` both.
+         * List inquiries, newest first, filtered by lead, source, read state, call outcome and/or creation time
+         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId`, `source`, `isRead` (`false`: the inbox), `callOutcome` (the missed or transferred calls), and by `createdSince` (inquiries created at or after an instant: new ones since a visit), in any combination; `totalCount` is exact for every filter. `expand=lead` adds each inquiry’s lead, `expand=external` the id in the source system, `expand=both` both.
          */
         get: operations["listInquiries"];
         put?: never;
@@ -5263,8 +5263,12 @@ export interface operations {
                 leadId?: string;
                 source?: "CALL" | "EMAIL" | "CHATBOT" | "SMS" | "WEBFORM";
                 expand?: "external" | "lead" | "both";
-                /** @description Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with `leadId` and `source`, and `totalCount` counts them. Not with `updatedSince`. Before 9999-01-01T00:00:00.000Z. */
+                /** @description Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with the other filters, and `totalCount` counts them. Not with `updatedSince`. Before 9999-01-01T00:00:00.000Z. */
                 createdSince?: string;
+                /** @description Only the inquiries read (`true`) or unread (`false`): the inbox. Combines with the other filters; not with `updatedSince`. */
+                isRead?: boolean;
+                /** @description Only the calls of this outcome (the missed calls to return): implies `source=CALL`, and another source answers 400. Combines with the other filters; not with `updatedSince`. */
+                callOutcome?: "ANSWERED" | "MISSED" | "TRANSFERRED";
             };
             header?: never;
             path?: never;
@@ -5272,7 +5276,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List inquiries, newest first, filtered by lead, source and/or creation time */
+            /** @description List inquiries, newest first, filtered by lead, source, read state, call outcome and/or creation time */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -145,9 +145,16 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
     const slot = (await client.get(`/v1/availability?serviceId=${service.id}`)).body.slots[0];
     const hold = (await client.post('/v1/availability/holds', { serviceId: service.id, startsAt: slot.startsAt, leadId: lead.id })).body.hold;
     const member = (await client.get('/v1/organization/members?limit=100')).body.members.find((one: { id: number }) => one.id === hold.memberId);
+    // A call the receptionist missed: Today counts it, and its link lists it alone.
+    const missedSummary = 'Called about a leaking hot water system; nobody answered.';
+    expect((await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555191' }, data: { summary: missedSummary, missed: true } })).status).toBe(201);
+    const unreadMissed = (await client.get('/v1/inquiries?callOutcome=MISSED&isRead=false&limit=1')).body.totalCount;
+    const unreadTransferred = (await client.get('/v1/inquiries?callOutcome=TRANSFERRED&isRead=false&limit=1')).body.totalCount;
+    const missedLink = '/inbox?source=CALL&outcome=MISSED&show=unread';
     const screens: [string, string][] = [
       ['', 'Today'],
       ['/inbox', 'Inbox'],
+      [missedLink, 'Inbox'],
       [`/inbox/${inquiry.id}`, ''],
       ['/pipeline', 'Pipeline'],
       [`/leads/${lead.id}`, ''],
@@ -177,6 +184,19 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
         await expect.poll(() => held.allTextContents()).toEqual([expect.stringContaining(`with ${member.firstName} ${member.lastName}: held until`)]);
         expect(await held.getByRole('link', { name: 'the lead' }).getAttribute('href')).toBe(`/console/leads/${lead.id}`);
         expect(await page.getByRole('link', { name: /slots held for callers/ }).textContent()).toBe('1 slots held for callers, about to expire');
+        expect(unreadMissed).toBeGreaterThanOrEqual(1);
+        const missedTile = page.getByRole('link', { name: /unread calls the receptionist missed/ });
+        expect(await missedTile.textContent()).toBe(`${unreadMissed} unread calls the receptionist missed`);
+        expect(await missedTile.getAttribute('href')).toBe(`/console${missedLink}`);
+        expect(await page.getByRole('link', { name: /unread calls the receptionist transferred/ }).textContent()).toBe(`${unreadTransferred} unread calls the receptionist transferred`);
+      }
+      if (path === missedLink) {
+        // The list's own filters (callOutcome, isRead), so its every item is an unread missed call.
+        const rows = page.locator('ul.inquiries > li');
+        expect(await rows.count()).toBe(unreadMissed);
+        expect(await rows.first().textContent()).toContain(missedSummary);
+        expect(await page.getByLabel('Call outcome').inputValue()).toBe('MISSED');
+        expect(await page.getByLabel('Show').inputValue()).toBe('unread');
       }
     }
 

@@ -8,6 +8,8 @@ import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
 
+const readState = (isRead: boolean) => (isRead ? 'READ' : 'UNREAD');
+
 export const inquiryKeys = {
   /**
    * An inquiry's item collection: the summary (INQUIRY), its populated source record (SOURCE) and,
@@ -24,6 +26,13 @@ export const inquiryKeys = {
    */
   inquiryIndexes: (o: string, inquiry: { id: string; source: string; leadId: string }) =>
     indexKeysSortedBy(inquiry.id, { gsi1: `${org(o)}#INQUIRIES`, gsi2: `${org(o)}#INQUIRIES#SOURCE#${inquiry.source}`, gsi3: `${org(o)}#INQUIRIES#LEAD#${inquiry.leadId}` }),
+  /**
+   * The read-state list indexes of an inquiry summary: every inquiry read, or unread (gsi4), and by source (gsi5).
+   * Unlike the three above, their partitions move with the read state: marking an inquiry read moves it from the
+   * UNREAD partitions to the READ ones in the same write.
+   */
+  inquiryReadStateIndexes: (o: string, inquiry: { id: string; source: string; isRead: boolean }) =>
+    indexKeysSortedBy(inquiry.id, { gsi4: `${org(o)}#INQUIRIES#${readState(inquiry.isRead)}`, gsi5: `${org(o)}#INQUIRIES#SOURCE#${inquiry.source}#${readState(inquiry.isRead)}` }),
   /** An ingested inquiry's id in the system it came from, per source → the inquiry: a repeat answers the first. */
   externalInquiry: (o: string, source: string, externalId: string): Key => ({ pk: org(o), sk: `EXTINQUIRY#${source}#${externalId}` }),
   /** SMS thread → its lead and inquiry, for appending to a thread. */
@@ -58,15 +67,18 @@ shardCounters(/^SMS(#STATUS#[A-Z]+)?$/);
 
 /** The names of the inquiries' counter items (`COUNT#<name>`). */
 export const inquiryCounterNames = {
-  /** One counter per inquiry list, so every totalCount is one read (a lead's inquiries of one source are counted as read). */
-  inquiries: ({ leadId, source }: { leadId?: string; source?: string } = {}) =>
-    ['INQUIRIES', ...(leadId ? [`LEAD#${leadId}`] : []), ...(source ? [`SOURCE#${source}`] : [])].join('#'),
-  /** A lead's inquiries with a flagging tag: hasFlaggedInquiry is whether it is above zero. */
+  /**
+   * One counter per inquiry list, so every totalCount is one read: all, by lead, by source, by call outcome, and each
+   * of these but the lead's by read state (`isRead`). A lead's inquiries filtered further are counted as read.
+   */
+  inquiries: ({ leadId, source, callOutcome, isRead }: { leadId?: string; source?: string; callOutcome?: string; isRead?: boolean } = {}) =>
+    ['INQUIRIES', ...(leadId ? [`LEAD#${leadId}`] : []), ...(source ? [`SOURCE#${source}`] : []), ...(callOutcome ? [`OUTCOME#${callOutcome}`] : []), ...(isRead === undefined ? [] : [readState(isRead)])].join('#'),
+/** A lead's inquiries with a flagging tag: hasFlaggedInquiry is whether it is above zero. */
   flaggedInquiries: (leadId: string) => `FLAGGED#${leadId}`,
 } as const;
 
 // Every inquiry of a busy organization writes the list's counters (all inquiries, and its source's): they may shard.
-shardCounters(/^INQUIRIES(#SOURCE#[A-Z]+)?$/);
+shardCounters(/^INQUIRIES(#SOURCE#[A-Z]+)?(#OUTCOME#[A-Z]+)?(#(UN)?READ)?$/);
 
 const O = SAMPLE_ORGANIZATION_ID;
 
@@ -76,6 +88,7 @@ export const inquiryKeySamples: KeySamples<typeof inquiryKeys> = {
   inquiryMessage: () => inquiryKeys.inquiryMessage(O, 'inquiry_1', 'message_1'),
   inquiryCollection: () => inquiryKeys.inquiryCollection(O, 'inquiry_1'),
   inquiryIndexes: () => inquiryKeys.inquiryIndexes(O, { id: 'inquiry_1', source: 'CALL', leadId: 'lead_1' }),
+  inquiryReadStateIndexes: () => inquiryKeys.inquiryReadStateIndexes(O, { id: 'inquiry_1', source: 'CALL', isRead: false }),
   externalInquiry: () => inquiryKeys.externalInquiry(O, 'CALL', 'call-123'),
   thread: () => inquiryKeys.thread(O, 'thread_1'),
   smsAwaitingProvider: () => inquiryKeys.smsAwaitingProvider(2, '2026-12-01T00:00:00.000Z', 'message_1'),
@@ -102,6 +115,7 @@ export function toInquiryItem(organizationId: string, inquiry: InquiryRecord, in
   return {
     ...inquiryKeys.inquiry(organizationId, inquiry.id),
     ...inquiryKeys.inquiryIndexes(organizationId, inquiry),
+    ...inquiryKeys.inquiryReadStateIndexes(organizationId, inquiry),
     ...changeLogKey(organizationId, INQUIRY_CHANGES),
     entity: 'INQUIRY',
     ...internal,

@@ -7,16 +7,18 @@ import { prose } from '#shared/prose';
 const inquiry = recordRows({ tag: 'Inquiries', names: { one: 'Inquiry', many: 'Inquiries' }, path: '/v1/inquiries', idPath: InquiryIdPath, response: Inquiry, schemas: { query: ListInquiriesQuery, page: InquiryPage, update: UpdateInquiryBody }, changeLog: true });
 
 export const listInquiries = inquiry.list({
-  summary: 'List inquiries, newest first, filtered by lead, source and/or creation time',
+  summary: 'List inquiries, newest first, filtered by lead, source, read state, call outcome and/or creation time',
   description: prose`
-    Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by \`leadId\` and/or
-    \`source\`, and by \`createdSince\` (inquiries created at or after an instant: new ones since a visit);
-    \`totalCount\` is exact for every filter. \`expand=lead\` adds each inquiry’s lead, \`expand=external\` the id
-    in the source system, \`expand=both\` both.
+    Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by \`leadId\`, \`source\`,
+    \`isRead\` (\`false\`: the inbox), \`callOutcome\` (the missed or transferred calls), and by \`createdSince\`
+    (inquiries created at or after an instant: new ones since a visit), in any combination; \`totalCount\` is exact
+    for every filter. \`expand=lead\` adds each inquiry’s lead, \`expand=external\` the id in the source system,
+    \`expand=both\` both.
   `,
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  // One index per filter combination (docs/data-model.md); createdSince is a key range of it, as ids are ULIDs of createdAt.
-  indexes: ['gsi1', 'gsi2', 'gsi3'],
+  // An index partition per filter combination, a lead's filtered and a call outcome kept by a filter within the calls'
+  // (docs/data-model.md); createdSince is a key range of it, as ids are ULIDs of createdAt.
+  indexes: ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'],
 });
 
 export const getInquiry = inquiry.get({

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Instant, PageQuery, PrefixedId, Timestamp, pageSchema } from '#shared/schema';
 import { callAnalysisRecord, callOutcomeRecord } from './call-analysis';
+import { booleanString } from '#shared/filters';
 
 import { INQUIRY_SOURCES, INQUIRY_TAGS, type InquiryTag } from './kinds';
 
@@ -28,7 +29,14 @@ export const ListInquiriesQuery = v.object({
   source: v.optional(v.picklist(INQUIRY_SOURCES, `source must be one of ${list(INQUIRY_SOURCES)}`)),
   expand: v.optional(v.picklist(INQUIRY_EXPANSIONS, `expand must be one of ${list(INQUIRY_EXPANSIONS)}`)),
   createdSince: v.optional(
-    Instant('createdSince', 'Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with `leadId` and `source`, and `totalCount` counts them. Not with `updatedSince`.'),
+    Instant('createdSince', 'Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with the other filters, and `totalCount` counts them. Not with `updatedSince`.'),
+  ),
+  isRead: v.optional(v.pipe(booleanString('isRead'), v.description('Only the inquiries read (`true`) or unread (`false`): the inbox. Combines with the other filters; not with `updatedSince`.'))),
+  callOutcome: v.optional(
+    v.pipe(
+      v.picklist(CALL_OUTCOMES, `callOutcome must be one of ${list(CALL_OUTCOMES)}`),
+      v.description('Only the calls of this outcome (the missed calls to return): implies `source=CALL`, and another source answers 400. Combines with the other filters; not with `updatedSince`.'),
+    ),
   ),
 });
 export type ListInquiriesQuery = v.InferOutput<typeof ListInquiriesQuery>;

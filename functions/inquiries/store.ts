@@ -17,7 +17,7 @@ import {
   INQUIRY_CHANGES,
 } from './entity';
 import { leadKeys, withLeadDefaults } from '../leads/entity';
-import { NotFoundError } from '#shared/errors';
+import { NotFoundError, ValidationError } from '#shared/errors';
 import { newId, now } from '#shared/ids';
 import type { Page } from '#shared/pagination';
 import {
@@ -29,6 +29,7 @@ import {
   type InquiryListItem,
   type InquirySource,
   type InquiryTag,
+  type CallOutcome,
   type ListInquiriesQuery,
   type SmsData,
   type SmsMessage,
@@ -37,7 +38,11 @@ import { batchGetItems } from '#shared/store/batch-get';
 import { counterSet, counterUpdate, readCounter } from '#shared/store/counters';
 
 import { queryAll, type PageSource } from '#shared/store/query-page';
-import { filterCountedPage } from '#shared/store/change-log';
+import { listOrChanges } from '#shared/store/change-log';
+import { countedPage, rangePage } from '#shared/store/query-page';
+import { pageOfFiltered } from '#shared/store/match-page';
+import { keys } from '#shared/store/keys';
+import { filterSignature } from '#shared/filters';
 import { idsSince } from '#shared/store/retention';
 import { insertIfAbsent, transact, type TransactWrite } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
@@ -51,10 +56,10 @@ export type { LeadChangesWithInquiry, LeadInquiryState } from './lead-update';
 const SOURCE_ID_KIND: Record<InquirySource, string> = { CALL: 'call', EMAIL: 'email', CHATBOT: 'chat', SMS: 'thread', WEBFORM: 'webform' };
 
 /**
- * TransactWriteItems takes 100 items; an SMS inquiry's fixed items (lead, inquiry, source, thread, 5 counters, up to
+ * TransactWriteItems takes 100 items; an SMS inquiry's fixed items (lead, inquiry, source, thread, 7 counters, up to
  * 8 SMS counters) and what its caller adds leave room for these.
  */
-export const MAX_SMS_MESSAGES_PER_CREATE = 80;
+export const MAX_SMS_MESSAGES_PER_CREATE = 78;
 
 /** The SMS counters new messages of one thread move (all, per status, per lead, per thread): one write per counter. */
 export function smsMessageCounts(organizationId: string, { leadId, threadId }: { leadId: string; threadId: string }, messages: readonly SmsMessage[]): TransactWrite[] {
@@ -81,9 +86,25 @@ export type NewInquiry = { [S in InquirySource]: { source: S; data: WithOptional
   call?: CallSummaryFields;
 };
 
-/** The counters of the lists the inquiry appears under: all, its source's, its lead's. */
-function inquiryCounters({ leadId, source }: InquiryRecord): string[] {
-  return [inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source }), inquiryCounterNames.inquiries({ leadId })];
+/** The counters of the lists the inquiry appears under whatever its read state: all, its source's, its lead's, its call outcome's. */
+function inquiryCounters({ leadId, source, callOutcome }: InquiryRecord): string[] {
+  return [inquiryCounterNames.inquiries(), inquiryCounterNames.inquiries({ source }), inquiryCounterNames.inquiries({ leadId }), ...(callOutcome ? [inquiryCounterNames.inquiries({ callOutcome })] : [])];
+}
+
+/** The counters of the lists the inquiry appears under in its read state (`isRead`): all, its source's, its call outcome's. */
+export function readStateCounters({ source, callOutcome }: Pick<InquiryRecord, 'source' | 'callOutcome'>, isRead: boolean): string[] {
+  return [inquiryCounterNames.inquiries({ isRead }), inquiryCounterNames.inquiries({ source, isRead }), ...(callOutcome ? [inquiryCounterNames.inquiries({ callOutcome, isRead })] : [])];
+}
+
+/**
+ * An inquiry read, or unread again: its item moves between the read-state index partitions (`isRead` the new state),
+ * and the counters of both states move by one. The caller conditions the write on the state it read.
+ */
+export function readStateMove(organizationId: string, inquiry: Pick<InquiryRecord, 'id' | 'source' | 'callOutcome'>, isRead: boolean): { indexKeys: Record<string, string>; counters: TransactWrite[] } {
+  return {
+    indexKeys: inquiryKeys.inquiryReadStateIndexes(organizationId, { ...inquiry, isRead }),
+    counters: [...readStateCounters(inquiry, isRead).map((name) => counterUpdate(organizationId, name, 1)), ...readStateCounters(inquiry, !isRead).map((name) => counterUpdate(organizationId, name, -1))],
+  };
 }
 
 /**
@@ -121,7 +142,8 @@ function inquiryItemWrites(organizationId: string, inquiry: InquiryRecord, data:
     writes.push(insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));
   }
   const flagged = FLAGGING_TAGS.includes(inquiry.tag) ? [counterUpdate(organizationId, inquiryCounterNames.flaggedInquiries(inquiry.leadId), 1)] : [];
-  return [...writes, ...flagged, ...inquiryCounters(inquiry).map((name) => counterUpdate(organizationId, name, 1))];
+  const counted = [...inquiryCounters(inquiry), ...readStateCounters(inquiry, inquiry.isRead)];
+  return [...writes, ...flagged, ...counted.map((name) => counterUpdate(organizationId, name, 1))];
 }
 
 /**
@@ -188,17 +210,36 @@ export function firstInquiryOfNewLead(organizationId: string, input: NewInquiry)
   return { inquiry, leadFields, writes: inquiryItemWrites(organizationId, inquiry, identity.data, input.call) };
 }
 
+/** The list's filters but `createdSince`: each combination of them has its index partition, or a lead's, filtered. */
 export interface InquiryFilter {
   leadId?: string;
   source?: InquirySource;
+  isRead?: boolean;
+  callOutcome?: CallOutcome;
 }
 
-/** Each filter has its own index partition, newest first; a lead's inquiries of one source are its lead's, filtered. */
-function listSource(organizationId: string, { leadId, source }: InquiryFilter): PageSource {
-  const index = inquiryKeys.inquiryIndexes(organizationId, { id: '', leadId: leadId ?? '', source: source ?? '' });
-  if (leadId) return { index: 'gsi3', pk: index.gsi3pk };
-  if (source) return { index: 'gsi2', pk: index.gsi2pk };
-  return { index: 'gsi1', pk: index.gsi1pk };
+/**
+ * Where a list of inquiries is read, newest first. A lead's inquiries are its partition (a lead has tens of them),
+ * filtered by whatever else is asked. Otherwise the read state and the source choose the partition: all, by source,
+ * by read state, or by both; a call outcome is a filter within the calls' partition (read or unread).
+ */
+function listSource(organizationId: string, { leadId, source, isRead, callOutcome }: InquiryFilter): { source: PageSource; keep?: (item: Record<string, unknown>) => boolean; counter?: string } {
+  const inquiry = { id: '', leadId: leadId ?? '', source: source ?? '' };
+  if (leadId) {
+    const index = inquiryKeys.inquiryIndexes(organizationId, inquiry);
+    const lead: PageSource = { index: 'gsi3', pk: index.gsi3pk };
+    const kept = { source, isRead, callOutcome };
+    const keep = Object.values(kept).some((value) => value !== undefined) ? (item: Record<string, unknown>) => Object.entries(kept).every(([name, value]) => value === undefined || item[name] === value) : undefined;
+    return { source: lead, keep, counter: keep ? undefined : inquiryCounterNames.inquiries({ leadId }) };
+  }
+  const where = callOutcome ? { attribute: 'callOutcome', equals: callOutcome } : undefined;
+  const counter = inquiryCounterNames.inquiries(callOutcome ? { callOutcome, isRead } : { source, isRead });
+  if (isRead !== undefined) {
+    const index = inquiryKeys.inquiryReadStateIndexes(organizationId, { ...inquiry, isRead });
+    return { source: source ? { index: 'gsi5', pk: index.gsi5pk, where } : { index: 'gsi4', pk: index.gsi4pk }, counter };
+  }
+  const index = inquiryKeys.inquiryIndexes(organizationId, inquiry);
+  return { source: source ? { index: 'gsi2', pk: index.gsi2pk, where } : { index: 'gsi1', pk: index.gsi1pk }, counter };
 }
 
 const LEAD_FIELDS = Object.keys(InquiryLead.entries);
@@ -223,23 +264,25 @@ function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: In
 }
 
 /**
- * The inquiries created at or after a time: every list partition is sorted by the inquiry id, a ULID of its createdAt,
- * so they are the key range from that time's first id on.
+ * One Query and one counter read. With createdSince (the ids from that time on: a ULID of createdAt sorts every
+ * partition), the Query of that key range and a COUNT Query of it; a lead's inquiries filtered further, one Query of
+ * the lead's partition (+ one BatchGetItem of the page's leads with expand=lead|both).
  */
-const createdRange = (createdSince: string | undefined) => (createdSince === undefined ? undefined : { filter: 'createdSince', between: idsSince('inquiry', createdSince) });
-
-/**
- * One index Query and one counter read; with createdSince, the Query of its key range and a COUNT Query of it (+ one
- * BatchGetItem of the page's leads with expand=lead|both).
- */
-export async function listInquiriesPage(organizationId: string, { leadId, source, expand, createdSince, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
-  // A lead's inquiries of one source: its partition filtered (a lead has tens of inquiries). expand only adds fields
-  // to the items, so it combines with updatedSince.
-  const partition = (filters: InquiryFilter) => listSource(organizationId, filters);
-  const inquiries = { organizationId, changes: INQUIRY_CHANGES, filters: { leadId, source }, within: 'leadId' as const, kept: 'source' as const, source: partition, counter: inquiryCounterNames.inquiries, range: createdRange(createdSince) };
-  const found = await filterCountedPage(request, inquiries, fromInquiryItem);
-  const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, found.items) : undefined;
-  return { ...found, items: found.items.map((inquiry) => toListItem(inquiry, expand, leads)) };
+export async function listInquiriesPage(organizationId: string, { leadId, source, isRead, callOutcome, expand, createdSince, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
+  if (callOutcome && source && source !== 'CALL') throw new ValidationError([{ path: 'callOutcome', message: 'callOutcome filters calls: leave source out, or set it to CALL' }]);
+  const filters = { leadId, source: callOutcome ? 'CALL' : source, isRead, callOutcome } as const;
+  const between = createdSince === undefined ? undefined : idsSince('inquiry', createdSince);
+  const log = { partition: keys.changeLog(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source, isRead, callOutcome, createdSince } };
+  const listed = listSource(organizationId, filters);
+  const ranged: PageSource = between ? { ...listed.source, skBetween: between } : listed.source;
+  const found = await listOrChanges(request, log, (at) => {
+    if (listed.keep) return pageOfFiltered(ranged, listed.keep, filterSignature({ source: filters.source, isRead, callOutcome }), at);
+    if (between || !listed.counter) return rangePage(ranged, at);
+    return countedPage(ranged, organizationId, listed.counter, at);
+  });
+  const inquiries = found.items.map(fromInquiryItem);
+  const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
+  return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: found.totalCount ?? 0, page: request.page, limit: request.limit, nextCursor: found.nextCursor };
 }
 
 /** One Query of the inquiry's item collection: the summary, its source record and any SMS messages. */
@@ -282,11 +325,13 @@ export async function changeInquiry(organizationId: string, inquiryId: string, c
     const unreadDelta = current.isRead === next.isRead ? 0 : next.isRead ? -1 : 1;
     const flagDelta = Number(FLAGGING_TAGS.includes(next.tag)) - Number(FLAGGING_TAGS.includes(current.tag));
     const changed = () => new InquiryChanged(`Inquiry ${inquiryId} changed while it was updated`);
+    const moved = unreadDelta === 0 ? undefined : readStateMove(organizationId, current, next.isRead);
     const writes: TransactWrite[] = [
-      setFields(inquiryKeys.inquiry(organizationId, inquiryId), { isRead: next.isRead, tag: next.tag, updatedAt: next.updatedAt }, {
+      setFields(inquiryKeys.inquiry(organizationId, inquiryId), { isRead: next.isRead, tag: next.tag, updatedAt: next.updatedAt, ...moved?.indexKeys }, {
         condition: { expression: 'isRead = :wasRead AND tag = :wasTag', values: { ':wasRead': current.isRead, ':wasTag': current.tag } },
         onConditionFailed: changed,
       }),
+      ...(moved?.counters ?? []),
     ];
     const leadKey = leadKeys.lead(organizationId, current.leadId);
     const leadSets: string[] = [];

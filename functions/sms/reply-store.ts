@@ -3,7 +3,7 @@ import { leadKeys } from '../leads/entity';
 import { smsKeys } from './entity';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead, LeadActivity } from '../leads/schema';
-import { createInquiry, firstInquiryOfNewLead, smsMessageCounts, type NewInquiry } from '../inquiries/store';
+import { createInquiry, firstInquiryOfNewLead, readStateMove, smsMessageCounts, type NewInquiry } from '../inquiries/store';
 import { config } from '#shared/config';
 import { insertIfAbsent, transact, writeAlone, type TransactWrite } from '#shared/store/transact';
 import { insertLeadOrFindHolders, LeadLostContact, smsOptOutWrite, type HeldContact } from '../leads/store';
@@ -60,7 +60,9 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
   const optOut = effects.smsOptedOut === undefined ? {} : { ':optedOut': effects.smsOptedOut };
   const readStateChanged = () => new StaleWrite();
   // The inquiry shows its thread's messages, so the reply moves its updatedAt (and its place in the change log) too.
-  const inquiry: TransactWrite = setFields(inquiryKeys.inquiry(organizationId, thread.inquiryId), { isRead: false, updatedAt: at }, {
+  // A thread read is unread again: the inquiry moves to the unread lists (an SMS inquiry has no call outcome).
+  const moved = thread.isRead ? readStateMove(organizationId, { id: thread.inquiryId, source: 'SMS', callOutcome: null }, false) : undefined;
+  const inquiry: TransactWrite = setFields(inquiryKeys.inquiry(organizationId, thread.inquiryId), { isRead: false, updatedAt: at, ...moved?.indexKeys }, {
     condition: { expression: 'isRead = :wasRead', values: { ':wasRead': thread.isRead } },
     onConditionFailed: readStateChanged,
   });
@@ -83,6 +85,7 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
       insertIfAbsent(toSmsMessageItem(organizationId, thread, message), () => new InboundSmsRecorded()),
       ...smsMessageCounts(organizationId, thread, [message]),
       inquiry,
+      ...(moved?.counters ?? []),
       lead,
       ...optOutWrites(organizationId, effects, message.createdAt),
     ]),

@@ -273,5 +273,11 @@ describe('texts from one lead at once, as the provider delivers them', () => {
     expect(messages.map((message) => message.id)).toEqual(byTime.map((message) => message.id));
     expect((await client.get(`/v1/sms?messageThreadId=${opened.body.sms.messageThreadId}&limit=100`)).body.totalCount).toBe(31);
     expect((await client.get(`/v1/leads/${leadId}`)).body.lead.unreadSMS).toBe(1);
+    // The thread its member opened was read; the replies moved it to the unread lists once.
+    const unread = (await client.get('/v1/inquiries?isRead=false&source=SMS')).body;
+    expect([unread.totalCount, idsOf(unread)]).toEqual([1, [opened.body.sms.inquiryId]]);
+    expect((await client.get('/v1/inquiries?isRead=true')).body).toMatchObject({ inquiries: [], totalCount: 0 });
   });
 });
+
+const idsOf = (body: { inquiries: Array<{ id: string }> }) => body.inquiries.map((inquiry) => inquiry.id);

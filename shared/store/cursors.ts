@@ -14,10 +14,10 @@ function rangeOf({ skBetween, movingStart, openEnd }: PageSource): string[] {
   return movingStart ? range.slice(1) : range;
 }
 
-/** The list a cursor belongs to: its index, partition (which starts with the organization) and key range (see rangeOf). */
+/** The list a cursor belongs to: its index, partition (which starts with the organization), key range (see rangeOf) and filter. */
 const listOf = (source: PageSource) =>
   createHash('sha256')
-    .update(JSON.stringify([source.index ?? '', source.pk, source.skPrefix ?? '', rangeOf(source), source.ascending ?? false]))
+    .update(JSON.stringify([source.index ?? '', source.pk, source.skPrefix ?? '', rangeOf(source), source.ascending ?? false, ...(source.where ? [source.where] : [])]))
     .digest('base64url')
     .slice(0, 22);
 

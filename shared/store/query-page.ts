@@ -26,6 +26,11 @@ export interface PageSource extends Collection {
   ascending?: boolean;
   /** A strongly consistent read (base table only): sees every write acknowledged before it. */
   consistentRead?: boolean;
+  /**
+   * Only the items whose attribute equals this value (a FilterExpression): for a filter no partition holds, within a
+   * partition that holds its items in order. Pages read on until they are full; a count counts only these.
+   */
+  where?: { attribute: string; equals: string };
 }
 
 function keyCondition({ skPrefix, skBetween }: PageSource): { expression: string; values: Record<string, string> } {
@@ -35,19 +40,23 @@ function keyCondition({ skPrefix, skBetween }: PageSource): { expression: string
 }
 
 function baseQuery(source: PageSource): QueryCommandInput {
-  const { index, pk, ascending = false, consistentRead } = source;
+  const { index, pk, ascending = false, consistentRead, where } = source;
   const { partitionKey: pkName, sortKey: skName } = index ? indexKeyNames(index) : { partitionKey: 'pk', sortKey: 'sk' };
   const sk = keyCondition(source);
   return {
     TableName: config.tableName,
     IndexName: index,
     KeyConditionExpression: `#pk = :pk${sk.expression}`,
-    ExpressionAttributeNames: sk.expression ? { '#pk': pkName, '#sk': skName } : { '#pk': pkName },
-    ExpressionAttributeValues: { ':pk': pk, ...sk.values },
+    ExpressionAttributeNames: { '#pk': pkName, ...(sk.expression ? { '#sk': skName } : {}), ...(where ? { '#where': where.attribute } : {}) },
+    ExpressionAttributeValues: { ':pk': pk, ...sk.values, ...(where ? { ':where': where.equals } : {}) },
+    ...(where ? { FilterExpression: '#where = :where' } : {}),
     ScanIndexForward: ascending,
     ...(consistentRead ? { ConsistentRead: true } : {}),
   };
 }
+
+/** Items a Query evaluates at least, while filling a page of a filtered source: a page of one needs not a trip per item. */
+const FILTERED_READ = 100;
 
 /** Positions skipped per counting Query while walking to a later page. */
 const SKIP_BATCH = 1000;
@@ -84,7 +93,9 @@ async function queryPage(source: PageSource, page: number, limit: number, startA
   // One item more than the page: whether it exists says exactly whether anything follows.
   const items: Record<string, unknown>[] = [];
   do {
-    const result = await dynamo.send(new QueryCommand({ ...query, Limit: limit + 1 - items.length, ExclusiveStartKey: startKey }));
+    // Limit counts the items evaluated, the filter's included: a filtered page reads more, and keeps what it needs.
+    const wanted = limit + 1 - items.length;
+    const result = await dynamo.send(new QueryCommand({ ...query, Limit: source.where ? Math.max(wanted, FILTERED_READ) : wanted, ExclusiveStartKey: startKey }));
     items.push(...(result.Items ?? []));
     startKey = result.LastEvaluatedKey;
   } while (startKey && items.length <= limit);

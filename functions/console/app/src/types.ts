@@ -22,6 +22,7 @@ export type InquiryListItem = Schemas['InquiryListItem'];
 export type InquirySource = InquiryListItem['source'];
 export const INQUIRY_SOURCES = ['CALL', 'EMAIL', 'CHATBOT', 'SMS', 'WEBFORM'] as const satisfies readonly InquirySource[];
 export type CallOutcome = NonNullable<InquiryListItem['callOutcome']>;
+export const CALL_OUTCOMES = ['MISSED', 'TRANSFERRED', 'ANSWERED'] as const satisfies readonly CallOutcome[];
 /** GET /v1/inquiries/{id}: the inquiry with its source's record (an SMS one's `data.id` is its thread). */
 export type Inquiry = Schemas['Inquiry'];
 export type CallData = Schemas['CallData'];
@@ -77,6 +78,7 @@ export type ReportTimeseries = Schemas['ReportTimeseries'];
 type _ListsAreComplete = [
   Missing<[Exclude<LeadStatus, (typeof LEAD_STATUSES)[number]>]>,
   Missing<[Exclude<InquirySource, (typeof INQUIRY_SOURCES)[number]>]>,
+  Missing<[Exclude<CallOutcome, (typeof CALL_OUTCOMES)[number]>]>,
   Missing<[Exclude<Role, (typeof ROLES)[number]>]>,
   Missing<[Exclude<Weekday, (typeof WEEKDAYS)[number]>]>,
 ];

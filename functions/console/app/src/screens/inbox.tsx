@@ -4,27 +4,27 @@ import { consolePath } from '../base';
 import { leadName, OUTCOME_LABELS, SOURCE_LABELS, when } from '../format';
 import { showProblem } from '../notices';
 import { navigate, usePlace } from '../router';
-import { INQUIRY_SOURCES, type InquiryListItem, type InquirySource, type Page as ListPage } from '../types';
+import { CALL_OUTCOMES, INQUIRY_SOURCES, type CallOutcome, type InquiryListItem, type InquirySource, type Page as ListPage } from '../types';
 import { Loading, More, Options, Page, useLoad } from '../ui';
 import { after } from './today-counts';
 
 type InquiryPage = ListPage<'inquiries', InquiryListItem>;
 
 /**
- * Which inquiries to show: `since` is the list's own createdSince; the rest, which its filters cannot do, is done on the
- * items read: created before a time, the call's outcome, and unread only.
+ * Which inquiries to show, as the list's filters (createdSince, callOutcome, isRead) but one: an upper bound of
+ * createdAt, which the list lacks, is applied to the items read.
  */
 interface Narrowing {
   since: string | null;
   until: string | null;
-  outcomes: string[] | null;
-  unreadOnly: boolean;
+  outcome: CallOutcome | null;
+  isRead: boolean | null;
 }
 
-const kept = (item: InquiryListItem, { until, outcomes, unreadOnly }: Narrowing) =>
-  (!until || after(until, item.createdAt)) &&
-  (!outcomes || (item.callOutcome !== null && outcomes.includes(item.callOutcome))) &&
-  (!unreadOnly || !item.isRead);
+/** The Show filter's value as the list's isRead: `unread`, `read`, or either. */
+const isReadOf = (show: string) => (show === 'unread' ? false : show === 'read' ? true : null);
+
+const kept = (item: InquiryListItem, { until }: Narrowing) => !until || after(until, item.createdAt);
 
 function InquiryRow({ item }: { item: InquiryListItem }) {
   const what = [SOURCE_LABELS[item.source], item.callOutcome && item.callOutcome !== 'ANSWERED' ? OUTCOME_LABELS[item.callOutcome] : null].filter(Boolean).join(' · ');
@@ -44,24 +44,28 @@ function InquiryRow({ item }: { item: InquiryListItem }) {
 export function Inbox() {
   const { query: params } = usePlace();
   const source = (params.get('source') ?? '') as InquirySource | '';
-  const unreadOnly = params.get('show') === 'unread';
-  const narrowing: Narrowing = { since: params.get('since'), until: params.get('until'), outcomes: params.get('outcome')?.split(',') ?? null, unreadOnly };
+  const show = params.get('show') ?? '';
+  const narrowing: Narrowing = { since: params.get('since'), until: params.get('until'), outcome: (params.get('outcome') as CallOutcome | null) || null, isRead: isReadOf(show) };
   const [extra, setExtra] = useState<{ items: InquiryListItem[]; cursor: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
+  const listQuery = (cursor?: string | null) => query({ source, createdSince: narrowing.since, callOutcome: narrowing.outcome, isRead: narrowing.isRead, expand: 'lead', limit: 50, cursor });
 
-  // TODO(api): GET /v1/inquiries lacks isRead and callOutcome filters and a createdAt upper bound: Narrowing applies them here.
+  // TODO(api): GET /v1/inquiries has no createdAt upper bound: a report's period is narrowed here to its end.
   const first = useLoad(
     (signal) => {
       setExtra(null);
-      return get<InquiryPage>(`/v1/inquiries${query({ source, createdSince: narrowing.since, expand: 'lead', limit: 50 })}`, signal);
+      return get<InquiryPage>(`/v1/inquiries${listQuery()}`, signal);
     },
-    [source, narrowing.since],
+    [source, narrowing.since, narrowing.outcome, narrowing.isRead],
   );
 
-  const setFilter = (name: string, value: string) => {
+  /** The inbox with these filters changed (an empty value removes one): a call outcome asks for calls, another source for no outcome. */
+  const setFilters = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
     navigate(`${consolePath('/inbox')}${next.size ? `?${next}` : ''}`, { replace: true, sameScreen: true });
   };
 
@@ -70,7 +74,7 @@ export function Inbox() {
   const loadMore = async () => {
     setBusy(true);
     try {
-      const page = await get<InquiryPage>(`/v1/inquiries${query({ source, createdSince: narrowing.since, expand: 'lead', limit: 50, cursor })}`);
+      const page = await get<InquiryPage>(`/v1/inquiries${listQuery(cursor)}`);
       setExtra({ items: [...(extra?.items ?? []), ...page.inquiries], cursor: page.nextCursor });
     } catch (error) {
       showProblem(error);
@@ -79,25 +83,33 @@ export function Inbox() {
     }
   };
   const shown = items.filter((item) => kept(item, narrowing));
-  const narrowed = narrowing.since || narrowing.until || narrowing.outcomes;
-  // The list's totalCount counts what createdSince keeps, not what is narrowed here.
-  const narrowedHere = narrowing.until || narrowing.outcomes || unreadOnly;
+  const narrowed = narrowing.since || narrowing.until;
+  // The list's totalCount counts what its filters keep, not what is narrowed here.
+  const narrowedHere = narrowing.until;
 
   return (
     <Page title="Inbox">
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
           <label for="inbox-source">Source</label>
-          <select id="inbox-source" value={source} onChange={(e) => setFilter('source', e.currentTarget.value)}>
+          <select id="inbox-source" value={source} onChange={(e) => setFilters({ source: e.currentTarget.value, ...(e.currentTarget.value !== 'CALL' ? { outcome: '' } : {}) })}>
             <option value="">All sources</option>
             <Options values={INQUIRY_SOURCES} labels={SOURCE_LABELS} />
           </select>
         </div>
         <div class="field">
+          <label for="inbox-outcome">Call outcome</label>
+          <select id="inbox-outcome" value={narrowing.outcome ?? ''} onChange={(e) => setFilters({ outcome: e.currentTarget.value, ...(e.currentTarget.value ? { source: 'CALL' } : {}) })}>
+            <option value="">Any outcome</option>
+            <Options values={CALL_OUTCOMES} labels={OUTCOME_LABELS} />
+          </select>
+        </div>
+        <div class="field">
           <label for="inbox-show">Show</label>
-          <select id="inbox-show" value={unreadOnly ? 'unread' : ''} onChange={(e) => setFilter('show', e.currentTarget.value)}>
+          <select id="inbox-show" value={show} onChange={(e) => setFilters({ show: e.currentTarget.value })}>
             <option value="">Read and unread</option>
             <option value="unread">Unread only</option>
+            <option value="read">Read only</option>
           </select>
         </div>
       </form>
@@ -105,7 +117,6 @@ export function Inbox() {
         <p>
           {narrowing.since && `Since ${when(narrowing.since)}. `}
           {narrowing.until && `Before ${when(narrowing.until)}. `}
-          {narrowing.outcomes && `Calls ${narrowing.outcomes.map((outcome) => OUTCOME_LABELS[outcome as keyof typeof OUTCOME_LABELS] ?? outcome).join(' or ')}. `}
           <a href={consolePath('/inbox')}>Show every inquiry</a>
         </p>
       )}

@@ -43,12 +43,10 @@ export async function newInquiries(since: string, signal: AbortSignal): Promise<
   return { count: page.totalCount, atLeast: false };
 }
 
-export async function missedOrTransferredCalls(signal: AbortSignal): Promise<Count> {
-  // TODO(api): GET /v1/inquiries has no callOutcome or isRead filter (no index partition holds either, and the list
-  // filters only a lead's partition): the newest 100 calls are read and filtered here.
-  const page = await get<Page<'inquiries', InquiryListItem>>('/v1/inquiries?source=CALL&limit=100', signal);
-  const count = page.inquiries.filter((call) => !call.isRead && (call.callOutcome === 'MISSED' || call.callOutcome === 'TRANSFERRED')).length;
-  return { count, atLeast: page.nextCursor !== null };
+/** The unread calls of an outcome (the receptionist missed or transferred them): the list's exact count, from a page of one. */
+export async function unreadCalls(callOutcome: 'MISSED' | 'TRANSFERRED', signal: AbortSignal): Promise<Count> {
+  const page = await get<Page<'inquiries', InquiryListItem>>(`/v1/inquiries${query({ callOutcome, isRead: 'false', limit: 1 })}`, signal);
+  return { count: page.totalCount, atLeast: false };
 }
 
 /** When a lead last changed or last got in touch, whichever is later. */

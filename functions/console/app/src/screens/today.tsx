@@ -4,7 +4,7 @@ import { problemOf } from '../notices';
 import { useSession } from '../session';
 import { Page, useLoad, type Loaded } from '../ui';
 import { segment } from '../api';
-import { failingWebhooks, lastVisit, liveHolds, missedOrTransferredCalls, newInquiries, QUIET_DAYS, quietQuotes, STOPPED_DAYS, stoppedOnReply, type Count } from './today-counts';
+import { failingWebhooks, lastVisit, liveHolds, newInquiries, QUIET_DAYS, quietQuotes, STOPPED_DAYS, stoppedOnReply, unreadCalls, type Count } from './today-counts';
 
 interface Tile {
   /** What is counted, after the number: "new inquiries since your last visit". */
@@ -39,7 +39,8 @@ export function Today() {
   const inbox = consolePath('/inbox');
   const tiles: Tile[] = [
     { label: `new inquiries since your last visit (${when(since)})`, load: (signal) => newInquiries(since, signal), href: `${inbox}?since=${encodeURIComponent(since)}` },
-    { label: 'unread calls the receptionist missed or transferred', load: missedOrTransferredCalls, href: `${inbox}?source=CALL&outcome=MISSED,TRANSFERRED&show=unread` },
+    { label: 'unread calls the receptionist missed', load: (signal) => unreadCalls('MISSED', signal), href: `${inbox}?source=CALL&outcome=MISSED&show=unread` },
+    { label: 'unread calls the receptionist transferred', load: (signal) => unreadCalls('TRANSFERRED', signal), href: `${inbox}?source=CALL&outcome=TRANSFERRED&show=unread` },
     { label: `quotes gone quiet for ${QUIET_DAYS} days or more`, load: quietQuotes, href: `${consolePath('/pipeline')}?status=QUOTED&quietDays=${QUIET_DAYS}` },
     { label: `automation runs a reply stopped in the last ${STOPPED_DAYS} days`, load: stoppedOnReply, href: `${consolePath('/automations')}?stopped=lead.replied` },
   ];
