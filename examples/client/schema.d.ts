@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List leads, newest first
-         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search.
+         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search. With `status`, `statusChangedSince` and `statusChangedBefore` list the leads that took that status within a range of times (`statusChangedAt`), the latest first: the quotes gone quiet (`status=QUOTED&statusChangedBefore=` a week ago), the leads won in a month.
          */
         get: operations["listLeads"];
         put?: never;
@@ -2106,6 +2106,7 @@ export interface components {
             lostReason: string | null;
             wonAt: string | null;
             lostAt: string | null;
+            statusChangedAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4690,6 +4691,10 @@ export interface operations {
                 companyId?: string;
                 /** @description A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form. */
                 q?: string;
+                /** @description Only the leads that took their `status` at or after this instant (`statusChangedAt`: the leads won this month), the latest first. Needs `status`; combines with `statusChangedBefore` alone. Before 9999-01-01T00:00:00.000Z. */
+                statusChangedSince?: string;
+                /** @description Only the leads that took their `status` before this instant and have kept it since (the quotes gone quiet), the latest first. Needs `status`; combines with `statusChangedSince` alone. Before 9999-01-01T00:00:00.000Z. */
+                statusChangedBefore?: string;
                 email?: string;
                 /** @description The lead's phone, read as a write reads it: with its country code, or in the national form of the organization's `country`. One that is no valid number of any numbering plan answers 400. */
                 phone?: string;
@@ -13979,7 +13984,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 39 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (118 tools in about 552 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (118 tools in about 554 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

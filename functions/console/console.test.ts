@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useTestApi } from '../../test/support/api';
 import { admin } from '../../test/support/admin-cli';
@@ -151,10 +151,24 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
     const unreadMissed = (await client.get('/v1/inquiries?callOutcome=MISSED&isRead=false&limit=1')).body.totalCount;
     const unreadTransferred = (await client.get('/v1/inquiries?callOutcome=TRANSFERRED&isRead=false&limit=1')).body.totalCount;
     const missedLink = '/inbox?source=CALL&outcome=MISSED&show=unread';
+    // The quotes gone quiet: QUOTED a week ago or more, and QUOTED since. A lead quoted eight days ago is one (the time
+    // records are stamped at, Date.now, which the in-process server reads, set back for its two requests).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() - 8 * 86_400_000);
+      const quoted = (await client.post('/v1/leads', { name: 'Ruby Quinn', email: 'ruby.quinn@example.com' })).body.lead;
+      expect((await client.patch(`/v1/leads/${quoted.id}`, { status: 'QUOTED' })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    const quiet = (await client.get(`/v1/leads?status=QUOTED&statusChangedBefore=${encodeURIComponent(weekAgo)}&limit=100`)).body;
+    const quietLink = '/pipeline?status=QUOTED&quietDays=7';
     const screens: [string, string][] = [
       ['', 'Today'],
       ['/inbox', 'Inbox'],
       [missedLink, 'Inbox'],
+      [quietLink, 'Pipeline'],
       [`/inbox/${inquiry.id}`, ''],
       ['/pipeline', 'Pipeline'],
       [`/leads/${lead.id}`, ''],
@@ -189,6 +203,17 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
         expect(await missedTile.textContent()).toBe(`${unreadMissed} unread calls the receptionist missed`);
         expect(await missedTile.getAttribute('href')).toBe(`/console${missedLink}`);
         expect(await page.getByRole('link', { name: /unread calls the receptionist transferred/ }).textContent()).toBe(`${unreadTransferred} unread calls the receptionist transferred`);
+      }
+      if (path === '') {
+        expect(quiet.totalCount).toBeGreaterThanOrEqual(1);
+        const quietTile = page.getByRole('link', { name: /quotes gone quiet/ });
+        expect(await quietTile.textContent()).toBe(`${quiet.totalCount} quotes gone quiet for 7 days or more`);
+        expect(await quietTile.getAttribute('href')).toBe(`/console${quietLink}`);
+      }
+      if (path === quietLink) {
+        // The column is the list's own range: exactly the quiet quotes, by name.
+        const cards = page.locator('.card-title');
+        expect((await cards.allTextContents()).sort()).toEqual(quiet.leads.map((lead: { firstName: string | null; lastName: string | null }) => [lead.firstName, lead.lastName].filter(Boolean).join(' ')).sort());
       }
       if (path === missedLink) {
         // The list's own filters (callOutcome, isRead), so its every item is an unread missed call.

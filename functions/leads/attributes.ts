@@ -95,6 +95,11 @@ const attributes = {
   wonAt: { type: v.nullable(Timestamp), sparse: true },
   /** When the lead last moved to LOST (or was created LOST); null while it is not LOST. */
   lostAt: { type: v.nullable(Timestamp), sparse: true },
+  /**
+   * When the lead took the status it has: its last move, or its creation. Null on leads recorded before it was kept.
+   * The service alone writes it.
+   */
+  statusChangedAt: { type: v.nullable(Timestamp), sparse: true },
   // updatedAt: when anything about the lead last changed (a PATCH, an inquiry, an SMS reply moving its counts).
   ...RECORD_TIMES,
   read: { type: v.boolean(), rule: v.boolean('read must be a boolean'), changeOnly: true, sparse: true },
@@ -112,7 +117,8 @@ const attributes = {
 
 /**
  * The lead: its attributes, its item (`LEAD#<id>`) and list indexes, by status (gsi2) and by company (gsi3), sort key
- * the lead id (a ULID, so newest first). A lead without a company is not in gsi3.
+ * the lead id (a ULID, so newest first), and by status again sorted by when the lead took it (gsi4). A lead without a
+ * company is not in gsi3; one recorded before statusChangedAt was kept is not in gsi4.
  */
 export const leadEntity = defineEntity({
   entity: 'LEAD',
@@ -121,6 +127,8 @@ export const leadEntity = defineEntity({
   indexes: {
     gsi2: { fields: ['status'], keys: (o, lead) => ({ pk: `${org(o)}#LEADS#STATUS#${lead.status}`, sk: lead.id }) },
     gsi3: { fields: ['companyId'], keys: (o, lead) => (lead.companyId ? { pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}`, sk: lead.id } : undefined) },
+    // A status's leads by when they took it: the quotes gone quiet, the leads won in a month.
+    gsi4: { fields: ['status', 'statusChangedAt'], keys: (o, lead) => (lead.statusChangedAt ? { pk: `${org(o)}#LEADS#STATUS#${lead.status}#SINCE`, sk: `${lead.statusChangedAt}#${lead.id}` } : undefined) },
   },
   changes: 'LEADS',
 });

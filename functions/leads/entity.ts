@@ -14,8 +14,16 @@ export const leadKeys = {
    * The lead list indexes (`leadEntity.indexes`), whose keys read only a lead's id, status and company: a list's too,
    * whose status may be none ('': a company's list reads only its gsi3 keys).
    */
-  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null }) =>
-    leadEntity.indexKeys(o, lead as Pick<Lead, 'id' | 'status' | 'companyId'>) as unknown as LeadIndexKeys,
+  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null; statusChangedAt?: string | null }) =>
+    leadEntity.indexKeys(o, { statusChangedAt: null, ...lead } as Pick<Lead, 'id' | 'status' | 'companyId' | 'statusChangedAt'>) as unknown as LeadIndexKeys,
+  /** A status's leads that took it within a range of times (`statusChangedAt`, each end optional), the latest first. */
+  // A key starts with a time, after '0' and before '~' (DynamoDB takes no empty string for a bound).
+  leadsByStatusSince: (o: string, status: string, { from = '0', before = '~' }: { from?: string; before?: string }) => ({
+    index: 'gsi4' as const,
+    pk: `${org(o)}#LEADS#STATUS#${status}#SINCE`,
+    // A key is `<statusChangedAt>#<id>`: at or after `from`, and below `before` itself (a key at that time sorts after it).
+    skBetween: [from, before] as [string, string],
+  }),
   /**
    * The lead that last took a contact (EMAIL lower-cased, or PHONE in E.164): how a lead is found by its email or
    * phone (an ingestion, an inbound SMS, a caller, a search), and why concurrent creates for a new contact make one
@@ -63,12 +71,14 @@ export const leadKeys = {
   organizationRecord: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
 } as const;
 
-/** A lead's list index keys; a lead without a company has no gsi3 keys. */
+/** A lead's list index keys; a lead without a company has no gsi3 keys, one without statusChangedAt no gsi4 keys. */
 interface LeadIndexKeys {
   gsi2pk: string;
   gsi2sk: string;
   gsi3pk?: string;
   gsi3sk?: string;
+  gsi4pk?: string;
+  gsi4sk?: string;
 }
 
 /** The change log (updatedSince) of the leads. */
@@ -92,7 +102,8 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const leadKeySamples: KeySamples<typeof leadKeys> = {
   lead: () => leadKeys.lead(O, 'lead_1'),
   leads: () => leadKeys.leads(O),
-  leadIndexes: () => leadKeys.leadIndexes(O, { id: 'lead_1', status: 'NEW', companyId: 'company_1' }),
+  leadIndexes: () => leadKeys.leadIndexes(O, { id: 'lead_1', status: 'NEW', companyId: 'company_1', statusChangedAt: '2026-11-20T09:00:00.000Z' }),
+  leadsByStatusSince: () => leadKeys.leadsByStatusSince(O, 'QUOTED', { before: '2026-11-20T09:00:00.000Z' }),
   leadContact: () => leadKeys.leadContact(O, 'EMAIL', 'jane@example.com'),
   leadName: () => leadKeys.leadName(O, 'Zoë', 'lead_1'),
   leadNames: () => leadKeys.leadNames(O, 'zo'),

@@ -126,7 +126,8 @@ describe('wonAt and lostAt', () => {
     await api.eventsCaughtUp();
     const [updated] = (await client.get('/v1/events?type=lead.updated')).body.events;
     expect(updated.data).toEqual(won);
-    expect(updated.previousAttributes).toEqual({ status: 'QUOTED', wonAt: null });
+    expect(won.statusChangedAt).toBe(won.wonAt);
+    expect(updated.previousAttributes).toEqual({ status: 'QUOTED', wonAt: null, statusChangedAt: lead.createdAt });
   });
 });
 

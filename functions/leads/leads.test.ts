@@ -28,6 +28,8 @@ describe('POST /v1/leads', () => {
       companyId: null,
       socials: {},
       status: 'NEW',
+      // A lead takes its first status when it is created.
+      statusChangedAt: res.body.lead.createdAt,
       value: null,
       lostReason: null,
       wonAt: null,

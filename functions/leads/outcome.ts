@@ -1,7 +1,7 @@
 import { ValidationError } from '#shared/errors';
 import type { Lead } from './schema';
 
-type Outcome = Pick<Lead, 'wonAt' | 'lostAt' | 'lostReason'>;
+type Outcome = Pick<Lead, 'wonAt' | 'lostAt' | 'lostReason' | 'statusChangedAt'>;
 
 /** A reason belongs to a loss: sent for a lead that is not (or no longer) LOST, it would describe nothing (400). */
 export function checkLostReason(status: Lead['status'], sentReason: string | null | undefined): void {
@@ -10,16 +10,16 @@ export function checkLostReason(status: Lead['status'], sentReason: string | nul
 }
 
 /**
- * What a lead's status says of its outcome, written in the same write as the status: a move to WON stamps `wonAt`
- * and leaves no loss behind, a move to LOST stamps `lostAt` (keeping the reason sent with it), a move to any other
+ * What a lead's status says of its outcome, written in the same write as the status: every move stamps
+ * `statusChangedAt`, a move to WON stamps `wonAt` and leaves no loss behind, a move to LOST stamps `lostAt` (keeping the reason sent with it), a move to any other
  * stage clears all three. A create is a move from nothing, so a lead created WON or LOST is stamped with its
  * createdAt. No move changes nothing.
  */
 export function outcomeOf(fromStatus: Lead['status'] | null, status: Lead['status'], at: string): Partial<Outcome> {
   if (fromStatus === status) return {};
-  if (status === 'WON') return { wonAt: at, lostAt: null, lostReason: null };
-  if (status === 'LOST') return { wonAt: null, lostAt: at };
-  return { wonAt: null, lostAt: null, lostReason: null };
+  if (status === 'WON') return { wonAt: at, lostAt: null, lostReason: null, statusChangedAt: at };
+  if (status === 'LOST') return { wonAt: null, lostAt: at, statusChangedAt: at };
+  return { wonAt: null, lostAt: null, lostReason: null, statusChangedAt: at };
 }
 
 /** The outcome fields a change of `current` into `next` moves, as the write sends them: those that differ from the lead as read. */

@@ -38,12 +38,14 @@ export const listLeads = lead.list({
     (\`0412 345 678\`, \`+61 412 345 678\`, read in the organization’s \`country\`); \`email=\` and \`phone=\` are
     exact filters on the contact. Send at most one of \`q\`, \`email\` and \`phone\` (400 naming the second); each
     combines with \`status\` and \`companyId\`. A search lists each lead once across its pages; \`totalCount\` is
-    exact for every filter and search.
+    exact for every filter and search. With \`status\`, \`statusChangedSince\` and \`statusChangedBefore\` list the
+    leads that took that status within a range of times (\`statusChangedAt\`), the latest first: the quotes gone
+    quiet (\`status=QUOTED&statusChangedBefore=\` a week ago), the leads won in a month.
   `,
   // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards, and a name search's page of leads.
   // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi2', 'gsi3'],
+  indexes: ['gsi2', 'gsi3', 'gsi4'],
 });
 
 export const createLead = lead.create({

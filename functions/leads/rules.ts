@@ -147,6 +147,8 @@ export async function listLeads(organizationId: string, query: ListLeadsQuery): 
   // A change log is kept per list, not per search.
   if (sent.length && query.updatedSince !== undefined) throw new ValidationError([{ path: 'updatedSince', message: `updatedSince cannot be combined with ${sent[0]}` }]);
   const byContact = (contact: LeadContact) => leadsWithContactPage(organizationId, contact, filters, request);
+  // A range of statusChangedAt takes no search: listLeadsPage answers 400 naming it.
+  if (query.statusChangedSince !== undefined || query.statusChangedBefore !== undefined) return listLeadsPage(organizationId, query);
   if (email !== undefined) return byContact({ kind: 'EMAIL', value: email.toLowerCase() });
   if (phone !== undefined) return byContact({ kind: 'PHONE', value: await e164Of(organizationId, phone, 'phone') });
   if (q === undefined) return listLeadsPage(organizationId, query);

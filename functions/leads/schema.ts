@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Email, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '#shared/schema';
+import { Email, Instant, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '#shared/schema';
 import { leadEntity, LeadStatus, MAX_NAME_PART, TypedPhone } from './attributes';
 import { prose } from '#shared/prose';
 
@@ -57,6 +57,12 @@ export const ListLeadsQuery = v.object({
       v.maxLength(254, 'q must be at most 254 characters'),
       v.description('A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form.'),
     ),
+  ),
+  statusChangedSince: v.optional(
+    Instant('statusChangedSince', 'Only the leads that took their `status` at or after this instant (`statusChangedAt`: the leads won this month), the latest first. Needs `status`; combines with `statusChangedBefore` alone.'),
+  ),
+  statusChangedBefore: v.optional(
+    Instant('statusChangedBefore', 'Only the leads that took their `status` before this instant and have kept it since (the quotes gone quiet), the latest first. Needs `status`; combines with `statusChangedSince` alone.'),
   ),
   email: v.optional(Email('email')),
   // Read as a write reads it, so the filter takes what a lead's phone takes.

@@ -1,7 +1,9 @@
 import { batchGetItems } from '#shared/store/batch-get';
-import { filterCountedPage } from '#shared/store/change-log';
+import { filterCountedPage, listOrChanges } from '#shared/store/change-log';
+import { ValidationError } from '#shared/errors';
+import { keys } from '#shared/store/keys';
 import { pageOfFiltered, pageOfMatches } from '#shared/store/match-page';
-import { queryAll, type PageSource } from '#shared/store/query-page';
+import { queryAll, rangePage, type PageSource } from '#shared/store/query-page';
 import type { Page, PageRequest } from '#shared/pagination';
 import { holderOf } from './claims';
 import { fromLeadItem, LEAD_CHANGES, type LeadContact, leadCounterNames, leadKeys } from './entity';
@@ -20,8 +22,31 @@ function listSource(organizationId: string, { status, companyId }: Partial<LeadF
   return { index: 'gsi2', pk: index.gsi2pk };
 }
 
-/** One Query and one counter read, whatever the filters. */
-export async function listLeadsPage(organizationId: string, { status, companyId, ...request }: ListLeadsQuery): Promise<Page<Lead>> {
+/** The list's parameters a range of `statusChangedAt` takes no other filter with. */
+const NOT_WITH_STATUS_CHANGED = ['companyId', 'q', 'email', 'phone'] as const;
+
+/**
+ * A status's leads that took it within a range of times, the latest first: the Query of the range of that status's
+ * partition sorted by `statusChangedAt` (gsi4), and a COUNT Query of it. Needs `status`; takes no other filter.
+ */
+async function leadsByStatusSincePage(organizationId: string, query: ListLeadsQuery): Promise<Page<Lead>> {
+  const { status, statusChangedSince, statusChangedBefore, ...request } = query;
+  const range = statusChangedSince !== undefined ? 'statusChangedSince' : 'statusChangedBefore';
+  if (!status) throw new ValidationError([{ path: range, message: `${range} needs status: a range of statusChangedAt lists the leads of one status` }]);
+  const other = NOT_WITH_STATUS_CHANGED.find((name) => query[name] !== undefined);
+  if (other) throw new ValidationError([{ path: other, message: `${other} cannot be combined with ${range}` }]);
+  const source = leadKeys.leadsByStatusSince(organizationId, status, { from: statusChangedSince, before: statusChangedBefore });
+  // A range that ends before it starts holds nothing (and DynamoDB refuses such a BETWEEN).
+  if (source.skBetween[0] > source.skBetween[1] && request.updatedSince === undefined) return { items: [], totalCount: 0, page: request.page, limit: request.limit, nextCursor: null };
+  const log = { partition: keys.changeLog(organizationId, LEAD_CHANGES).gsi6pk, filters: { status, statusChangedSince, statusChangedBefore } };
+  const { items, totalCount, nextCursor } = await listOrChanges(request, log, (at) => rangePage(source, at));
+  return { items: items.map(fromLeadItem), totalCount: totalCount ?? 0, page: request.page, limit: request.limit, nextCursor };
+}
+
+/** One Query and one counter read, whatever the filters; a range of statusChangedAt, the Query of it and a COUNT Query. */
+export async function listLeadsPage(organizationId: string, query: ListLeadsQuery): Promise<Page<Lead>> {
+  if (query.statusChangedSince !== undefined || query.statusChangedBefore !== undefined) return leadsByStatusSincePage(organizationId, query);
+  const { status, companyId, statusChangedSince: _since, statusChangedBefore: _before, ...request } = query;
   const partition = (filters: Partial<LeadFilters>) => listSource(organizationId, filters);
   const leads = { organizationId, changes: LEAD_CHANGES, filters: { status, companyId }, within: 'companyId' as const, kept: 'status' as const, source: partition, counter: leadCounterNames.leads };
   return filterCountedPage(request, leads, fromLeadItem);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { get, patch, query, segment } from '../api';
 import { consolePath } from '../base';
 import { leadName, money, STATUS_LABELS, when } from '../format';
@@ -7,7 +7,7 @@ import { useOrganization } from '../organization';
 import { usePlace } from '../router';
 import { LEAD_STATUSES, type Lead, type LeadStatus, type Page as ListPage } from '../types';
 import { Loading, Options, Page, useLoad } from '../ui';
-import { after, lastTouched, quietSince } from './today-counts';
+import { quietSince } from './today-counts';
 
 interface Column {
   leads: Lead[];
@@ -36,7 +36,7 @@ function Card({ lead, currency, onMove }: { lead: Lead; currency: string; onMove
         </a>
       </h3>
       <p class="muted">
-        {money(lead.value, currency)} · last touched {when(lastTouched(lead))}
+        {money(lead.value, currency)} · here since {when(lead.statusChangedAt ?? lead.createdAt)}
       </p>
       <label for={`move-${lead.id}`}>Move to…</label>
       <select id={`move-${lead.id}`} aria-describedby={titleId} value={lead.status} onChange={(e) => onMove(lead, e.currentTarget.value as LeadStatus)}>
@@ -51,15 +51,20 @@ export function Pipeline() {
   const { query: params } = usePlace();
   const only = params.get('status');
   const quietDays = Number(params.get('quietDays')) || 0;
+  const since = params.get('since');
+  // When each column's leads took its status: from `since` (a report's period), and before `before` or the time
+  // quietDays ago (the quotes gone quiet), fixed while the board is shown, as its cursors are bound to it.
+  const before = useMemo(() => (quietDays > 0 ? quietSince(quietDays) : params.get('before')), [quietDays, params.get('before')]);
+  const columnQuery = (status: LeadStatus, cursor?: string | null) => query({ status, statusChangedSince: since, statusChangedBefore: before, limit: 100, cursor });
   const statuses = isStatus(only) ? [only] : LEAD_STATUSES;
   const currency = useOrganization()?.currency ?? 'AUD';
   const [over, setOver] = useState<LeadStatus | null>(null);
   const focusAfter = useRef<string | null>(null);
 
   const loaded = useLoad(async (signal) => {
-    const pages = await Promise.all(statuses.map((status) => get<ListPage<'leads', Lead>>(`/v1/leads${query({ status, limit: 100 })}`, signal)));
+    const pages = await Promise.all(statuses.map((status) => get<ListPage<'leads', Lead>>(`/v1/leads${columnQuery(status)}`, signal)));
     return Object.fromEntries(statuses.map((status, at) => [status, { leads: pages[at]!.leads, total: pages[at]!.totalCount, cursor: pages[at]!.nextCursor }])) as Board;
-  }, [only]);
+  }, [only, since, before]);
 
   // A moved card's select keeps the focus in its new column, so keyboard moves go on from there.
   useEffect(() => {
@@ -101,7 +106,7 @@ export function Pipeline() {
     const column = loaded.data?.[status];
     if (!column?.cursor) return;
     try {
-      const page = await get<ListPage<'leads', Lead>>(`/v1/leads${query({ status, limit: 100, cursor: column.cursor })}`);
+      const page = await get<ListPage<'leads', Lead>>(`/v1/leads${columnQuery(status, column.cursor)}`);
       loaded.set({ ...loaded.data, [status]: { leads: [...column.leads, ...page.leads], total: page.totalCount, cursor: page.nextCursor } });
     } catch (error) {
       showProblem(error);
@@ -109,15 +114,14 @@ export function Pipeline() {
   };
 
   const find = (id: string) => statuses.flatMap((status) => loaded.data?.[status]?.leads ?? []).find((lead) => lead.id === id);
-  // TODO(api): GET /v1/leads has no "not touched since" filter: quiet quotes are the loaded cards narrowed here.
-  const shownOf = (column: Column) => (quietDays ? column.leads.filter((lead) => after(quietSince(quietDays), lastTouched(lead))) : column.leads);
 
   return (
     <Page title="Pipeline">
-      {(isStatus(only) || quietDays > 0) && (
+      {(isStatus(only) || since || before) && (
         <p>
           {isStatus(only) && `Only ${STATUS_LABELS[only]} leads. `}
-          {quietDays > 0 && `Only leads untouched for ${quietDays} days or more. `}
+          {quietDays > 0 ? `Only leads in their column for ${quietDays} days or more. ` : before && `Only leads that took their status before ${when(before)}. `}
+          {since && `Only leads that took their status since ${when(since)}. `}
           <a href={consolePath('/pipeline')}>Show the whole board</a>
         </p>
       )}
@@ -127,7 +131,7 @@ export function Pipeline() {
           <div class="board">
             {statuses.map((status) => {
               const column = board[status]!;
-              const shown = shownOf(column);
+              const shown = column.leads;
               const value = shown.reduce((sum, lead) => sum + (lead.value ?? 0), 0);
               return (
                 <section

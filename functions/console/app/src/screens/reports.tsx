@@ -30,6 +30,8 @@ const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86
 const inboxSpan = (from: string, until: string, extra: Record<string, string> = {}) => `${consolePath('/inbox')}${query({ ...extra, since: startOf(from), until: startOf(until) })}`;
 const inboxBetween = (from: string, to: string, extra: Record<string, string> = {}) => inboxSpan(from, dayAfter(to), extra);
 const pipelineOf = (status: string) => `${consolePath('/pipeline')}?status=${status}`;
+/** The leads won from the start of `from` until the start of `until` (a local date not included) that are WON still. */
+const wonSpan = (from: string, until: string) => `${consolePath('/pipeline')}${query({ status: 'WON', since: startOf(from), before: startOf(until) })}`;
 
 async function readReports(range: Range, signal: AbortSignal) {
   const [{ summary }, { funnel }] = await Promise.all([
@@ -46,7 +48,7 @@ function KeyFigures({ summary }: { summary: ReportSummary }) {
   const { from, to, currency } = summary;
   const figures: [string, string, string][] = [
     ['Leads created', String(summary.leads.created), consolePath('/pipeline')],
-    ['Won', `${summary.leads.won.count} (${money(summary.leads.won.value, currency)})`, pipelineOf('WON')],
+    ['Won', `${summary.leads.won.count} (${money(summary.leads.won.value, currency)})`, wonSpan(from, dayAfter(to))],
     ['Inquiries', String(summary.inquiries.total), inboxBetween(from, to)],
     ['Calls missed', String(summary.calls.missed), inboxBetween(from, to, { source: 'CALL', outcome: 'MISSED' })],
     ['Median speed to lead', seconds(summary.speedToLead.medianSeconds), inboxBetween(from, to)],
@@ -109,8 +111,11 @@ export function Reports() {
             { label: STATUS_LABELS.LOST, value: funnel.lost, href: pipelineOf('LOST') },
           ];
           const sourceRows: Row[] = INQUIRY_SOURCES.map((source) => ({ label: SOURCE_LABELS[source], value: summary.inquiries.bySource[source] ?? 0, href: inboxBetween(summary.from, summary.to, { source }) }));
-          // TODO(api): GET /v1/leads has no wonAt range filter: a period's won value links to every WON lead.
-          const wonRows: Row[] = won.points.map((point) => ({ label: periodLabel(point.start, interval), value: point.value, href: pipelineOf('WON') }));
+          const wonRows: Row[] = won.points.map((point, at) => ({
+            label: periodLabel(point.start, interval),
+            value: point.value,
+            href: wonSpan(point.start < summary.from ? summary.from : point.start, won.points[at + 1]?.start ?? dayAfter(summary.to)),
+          }));
           const speedRows: Row[] = speed.points.map((point, at) => ({
             label: periodLabel(point.start, interval),
             value: point.value,
