@@ -19,6 +19,7 @@ export const lead = {
   lostReason: null,
   wonAt: null,
   lostAt: null,
+  statusChangedAt: '2026-11-20T04:12:09.512Z',
   createdAt: '2026-11-20T04:12:09.512Z',
   updatedAt: '2026-11-20T04:15:42.118Z',
   read: false,
