@@ -120,6 +120,22 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['GET /v1/leads'],
+    states: 'Needs `status`; combines with',
+    keep: ({ query }) => {
+      if (query.statusChangedSince === undefined && query.statusChangedBefore === undefined) return;
+      query.status ??= 'QUOTED';
+      for (const name of ['companyId', 'q', 'email', 'phone']) delete query[name];
+    },
+  },
+  {
+    operations: ['GET /v1/inquiries'],
+    states: 'implies `source=CALL`, and another source answers 400',
+    keep: ({ query }) => {
+      if (query.callOutcome !== undefined && query.source !== undefined) query.source = 'CALL';
+    },
+  },
+  {
     operations: ['POST /v1/leads/upsert'],
     states: 'then `name` or `firstName` is required',
     keep: ({ body }) => {

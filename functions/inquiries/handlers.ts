@@ -3,7 +3,8 @@ import { apiHandler } from '#shared/http/api-handler';
 import { pageEnvelope } from '#shared/pagination';
 import { ingestInquiry } from './ingestion';
 import * as routes from './routes';
-import { listInquiriesPage, getInquiry, changeInquiry } from './store';
+import { getInquiry, changeInquiry } from './store';
+import { listInquiriesPage } from './list';
 
 /** The handlers of the inquiries routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const listInquiriesHandler = apiHandler(routes.listInquiries, async ({ query, organizationId }) =>

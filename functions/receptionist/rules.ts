@@ -1,6 +1,6 @@
 import type { Appointment } from '../appointments/schema';
 import { listAppointmentsPage } from '../appointments/store';
-import { listInquiriesPage } from '../inquiries/store';
+import { listInquiriesPage } from '../inquiries/list';
 import { e164Of } from '../leads/phones';
 import { hasContact } from '../leads/entity';
 import { claimedLeadIdOfPhone, getLead, isPhoneOptedOut } from '../leads/store';
