@@ -24,6 +24,11 @@ export interface TourStop {
   exception?: Exception;
   /** The answer's status when it is not a success: a read of a record the tour cannot make (an event needs the stream consumer). */
   status?: number;
+  /**
+   * What a queue's worker does for the stops before it must be done first (a sign-in code made and texted off the
+   * request): the tour waits for the queues to be idle, so the worker's calls are no stop's.
+   */
+  afterQueues?: true;
 }
 
 /**

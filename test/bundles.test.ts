@@ -270,14 +270,15 @@ describe('the bundled functions', () => {
     expect(Object.keys(authorizer.inputs).filter((input) => input.startsWith('functions/')).sort()).toEqual(owned.authorizer);
   });
 
-  it('loads the SQS client at the first message sent, the automation steps’ and the webhook deliveries’ queues alike', () => {
+  it('loads the SQS client at the first message sent, the automation steps’, the webhook deliveries’ and the sign-in codes’ queues alike', () => {
     const sqs = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes('node_modules/@aws-sdk/client-sqs/'));
     const withEngine = FUNCTION_MODULES.filter((module) => Object.hasOwn(bundles[module]!.inputs, 'functions/automations/engine/engine.ts'));
     expect(withEngine).toEqual(['automations/handlers', 'automations/runner-handler', 'stream/record']);
     const withSqs = FUNCTION_MODULES.filter((module) => sqs(bundles[module]!.inputs).length > 0);
     // Each that reaches the engine queues steps with it (shared/aws/sqs.ts); the webhook deliverer and routes send their
-    // retries and redeliveries on the same client; no other function sends to a queue.
-    expect(withSqs).toEqual([...withEngine, 'webhooks/deliver', 'webhooks/handlers']);
+    // retries and redeliveries on the same client, the console's routes the asks for sign-in codes; no other function
+    // sends to a queue (the sign-in code worker takes from one and sends nothing).
+    expect(withSqs).toEqual([...withEngine, 'console/handlers', 'webhooks/deliver', 'webhooks/handlers'].sort());
     for (const module of withSqs) expect(sqs(bundles[module]!.importInputs), module).toEqual([]);
   });
 

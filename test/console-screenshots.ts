@@ -56,6 +56,8 @@ try {
     await page.getByLabel('Phone').fill(PHONE);
     await page.getByRole('button', { name: 'Text me a code' }).click();
     await page.getByLabel('Code').waitFor();
+    // The code is made and texted off the request: once the queue is idle it has been.
+    await local.idle();
     const code = /^(\d{6}) is your sign-in code/.exec(sentLocally.filter((sms) => sms.to === PHONE).at(-1)?.body ?? '')?.[1];
     if (!code) throw new Error(`No sign-in code was texted to ${PHONE}`);
     await page.getByLabel('Code').fill(code);

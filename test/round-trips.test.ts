@@ -10,8 +10,12 @@ import type { TourStop } from '#shared/route-tour';
 
 const api = useTestApi();
 
-/** Write units of the tour's lead create (with a company, an email and a phone), its status change and a web form inquiry. */
-const WRITE_UNITS = { leadCreate: 11, leadStatusChange: 14, inquiry: 12 };
+/**
+ * Write units of the tour's lead create (with a company, an email and a phone), its status change and a web form
+ * inquiry. A lead's create writes its copy in the index of each status's leads by when they took it (gsi4): 2 of its
+ * 13; a status change moves that copy, a delete and a put: 4 of its 18.
+ */
+const WRITE_UNITS = { leadCreate: 13, leadStatusChange: 18, inquiry: 12 };
 
 /**
  * The round trips each route needs are the physical limit of this service: a single read is 1 DynamoDB call;
@@ -32,7 +36,7 @@ describe('DynamoDB round trips per request', () => {
       const { client, organizationId, keyId } = await api.organization();
       tourOrganizationId = organizationId;
       seedKey = `KEY#${keyId}`;
-      visitStop = routeVisitor(client);
+      visitStop = routeVisitor({ ...client, queuesIdle: api.queuesIdle });
     });
     TOUR_STOPS.forEach((stop, i) => {
       it(`${i + 1}. ${stop.route}`, async () => {

@@ -310,6 +310,7 @@ describe('a store that does not answer in time', () => {
       put: (path, body, options) => faulted(() => client.put(path, body, options), `PUT ${path}`),
       patch: (path, body, options) => faulted(() => client.patch(path, body, options), `PATCH ${path}`),
       delete: (path, options) => faulted(() => client.delete(path, options), `DELETE ${path}`),
+      queuesIdle: api.queuesIdle,
     };
     await tourRoutes(tour);
     // POST /v1/sms answers its own 503 when its message could not be recorded: nothing recorded, nothing sent.

@@ -96,7 +96,7 @@ beforeAll(async () => {
   const { client, organizationId } = await api.organization();
   organizations = [organizationId, (await api.organization({ demo: true })).organizationId];
   recorded = await recordAwsCalls(async () => {
-    await tourRoutes(client);
+    await tourRoutes({ ...client, queuesIdle: api.queuesIdle });
     await api.eventsCaughtUp();
   });
 }, 120_000);

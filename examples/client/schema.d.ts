@@ -1535,7 +1535,7 @@ export interface paths {
         put?: never;
         /**
          * Text a sign-in code to a member’s phone
-         * @description Texts a 6-digit code, good for 10 minutes and once, to the phone if it is an active member’s (of one or more organizations), replacing any code sent to it before. The answer is the same whether or not it is: it says nothing of who is a member. A phone is sent at most 3 codes in 15 minutes and 10 a day; an address asks at most 10 an hour.
+         * @description Texts a 6-digit code, good for 10 minutes and once, to the phone if it is an active member’s (of one or more organizations), replacing any code sent to it before. The answer is the same whether or not it is, and comes as soon: it says nothing of who is a member, and the text follows it within seconds. A phone is sent at most 3 codes in 15 minutes and 10 a day; an address asks at most 10 an hour.
          */
         post: operations["requestSignInCode"];
         delete?: never;

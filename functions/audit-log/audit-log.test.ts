@@ -102,7 +102,7 @@ describe('GET /v1/audit-log', () => {
 
   it('lists an entry per record written: every delete of the API, and the creates and updates of every kind of record; and every event type is emitted', async () => {
     const { client } = await api.organization();
-    await tourRoutes(client);
+    await tourRoutes({ ...client, queuesIdle: api.queuesIdle });
     const entries = await allEntries(client);
     const key = (await allEntries(client, '&resourceType=lead'))[0]!.keyId;
     // The tour's one public post is the inbound URL's, and the SMS it sent is reported delivered by the provider,

@@ -12,6 +12,7 @@ import { smsSender } from '../sms/sender';
 import { consoleKeys } from './entity';
 import { membershipsOf, type Membership } from './memberships';
 import { SIGN_IN_CODE } from './settings';
+import type { SignInCodeJob } from './code-queue';
 
 const phoneHashOf = hashToken;
 /** A code is stored as a hash bound to its phone: the table holds no code, and one phone's code is no other's. */
@@ -25,21 +26,37 @@ export const invalidCode = () => new ApiError(400, 'That code is wrong or has ex
 export const signInText = (code: string) => `${code} is your sign-in code. It expires in ${SIGN_IN_CODE.lifetimeMinutes} minutes. Never share it: no one will ask you for it.`;
 
 /**
- * Sends a new code to a phone that is an active member's, replacing any code it was sent before. A phone that is no
- * member's gets the same answer and the same writes, and no text: the caller learns nothing of who is a member.
+ * Makes a new code for a phone that is an active member's, replacing any code it was sent before, and texts it. A
+ * phone that is no member's gets nothing. An ask older than a code's life (a message that waited out an outage) is
+ * dropped: whoever asked has asked again or given up.
  */
-export async function sendSignInCode(phone: string): Promise<void> {
-  const memberships = await membershipsOf(phone);
-  const code = String(randomInt(0, 10 ** SIGN_IN_CODE.digits)).padStart(SIGN_IN_CODE.digits, '0');
+export async function sendAskedCode({ askId, phone, requestedAt }: SignInCodeJob): Promise<void> {
   const atMs = clock.now();
-  await dynamo.send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: { ...consoleKeys.signInCode(phoneHashOf(phone)), entity: 'SIGN_IN_CODE', codeHash: codeHashOf(phone, code), attempts: 0, expiresAt: new Date(atMs + CODE_LIFETIME_SECONDS * 1000).toISOString(), [TTL_ATTRIBUTE]: Math.ceil(atMs / 1000) + CODE_LIFETIME_SECONDS },
-    }),
-  );
+  if (Date.parse(requestedAt) + CODE_LIFETIME_SECONDS * 1000 <= atMs) return;
+  const memberships = await membershipsOf(phone);
   const [first] = memberships;
   if (!first) return;
+  const code = String(randomInt(0, 10 ** SIGN_IN_CODE.digits)).padStart(SIGN_IN_CODE.digits, '0');
+  const key = consoleKeys.signInCode(phoneHashOf(phone));
+  const codeHash = codeHashOf(phone, code);
+  // An ask handed again after its text went (a batch retried whole) recognises itself: its code stands, no second text.
+  const made = await dynamo
+    .send(
+      new PutCommand({
+        TableName: config.tableName,
+        Item: { ...key, entity: 'SIGN_IN_CODE', codeHash, attempts: 0, askId, expiresAt: new Date(atMs + CODE_LIFETIME_SECONDS * 1000).toISOString(), [TTL_ATTRIBUTE]: Math.ceil(atMs / 1000) + CODE_LIFETIME_SECONDS },
+        ConditionExpression: 'attribute_not_exists(textedAt) OR askId <> :askId',
+        ExpressionAttributeValues: { ':askId': askId },
+      }),
+    )
+    .then(
+      () => true,
+      (error: unknown) => {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      },
+    );
+  if (!made) return;
   // From the number the member's organization texts from, if it has one: the text comes from the business they know.
   await smsSender().send({
     organizationId: first.organization.id,
@@ -53,6 +70,12 @@ export async function sendSignInCode(phone: string): Promise<void> {
     body: signInText(code),
     createdAt: new Date(atMs).toISOString(),
   });
+  // Marked texted, unless a newer ask replaced the code meanwhile (its own mark is its own).
+  await dynamo
+    .send(new UpdateCommand({ TableName: config.tableName, Key: key, UpdateExpression: 'SET textedAt = :at', ConditionExpression: 'codeHash = :hash', ExpressionAttributeValues: { ':at': new Date(atMs).toISOString(), ':hash': codeHash } }))
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
   logger.info('sign-in code sent', { organizationId: first.organization.id, memberId: first.member.id });
 }
 

@@ -9,8 +9,11 @@ import { useTestApi, type Client } from '../../test/support/api';
 import { createMember } from '../organization/member-rules';
 import { sentLocally } from '../sms/local-provider';
 import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
-import { signInText } from './codes';
+import { sendAskedCode, signInText } from './codes';
+import { setSignInCodeQueue, signInCodeQueue } from './code-asks';
+import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { formFieldsOf, LOOPBACK_REDIRECT, pkce, registeredClient } from '../../test/support/oauth';
+import { codeTextedTo } from '../../test/support/member-session';
 
 /**
  * A member signs in to the console with a code texted to their phone: through the local server, its edge (the session
@@ -26,13 +29,6 @@ let phones = 0;
 /** A phone no other test of the file uses (each phone has its own limits). */
 const newPhone = () => `+614123${String(45_000 + ++phones).padStart(5, '0')}`;
 
-/** The code the local SMS provider last texted to a phone. */
-function codeTextedTo(phone: string): string {
-  const text = sentLocally.filter((sms) => sms.to === phone).at(-1)?.body ?? '';
-  const code = /^(\d{6}) is your sign-in code/.exec(text)?.[1];
-  if (!code) throw new Error(`No sign-in code was texted to ${phone}`);
-  return code;
-}
 
 /** A client that sends the session's cookie, as the browser would, and its CSRF token when told. */
 function browser(cookie: string, csrfToken?: string): Client {
@@ -64,7 +60,7 @@ async function memberWithPhone(role: 'ADMIN' | 'MANAGER' | 'MEMBER', phone = new
 /** Signs the phone in (its one organization) and answers the browser with the session and its CSRF token. */
 async function signIn(phone: string) {
   expect((await api.anonymous.post('/v1/sign-in/codes', { phone })).status).toBe(202);
-  const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code: codeTextedTo(phone) });
+  const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code: await codeTextedTo(api, phone) });
   expect(signedIn.status).toBe(201);
   const cookie = cookieOf(signedIn.headers.get('set-cookie'));
   return { cookie, csrfToken: signedIn.body.session.csrfToken as string, body: signedIn.body, session: browser(cookie, signedIn.body.session.csrfToken) };
@@ -75,7 +71,7 @@ describe('signing in with a texted code', () => {
     const { member, phone, organizationId } = await memberWithPhone('ADMIN');
     const asked = await api.anonymous.post('/v1/sign-in/codes', { phone });
     expect(asked).toMatchObject({ status: 202, body: { sent: true, expiresInSeconds: SIGN_IN_CODE.lifetimeMinutes * 60 } });
-    const code = codeTextedTo(phone);
+    const code = await codeTextedTo(api, phone);
     expect(sentLocally.filter((sms) => sms.to === phone).at(-1)).toMatchObject({ organizationId, memberId: member.id, body: signInText(code) });
 
     const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code });
@@ -97,15 +93,57 @@ describe('signing in with a texted code', () => {
     const [forMember, forStranger] = await Promise.all([api.anonymous.post('/v1/sign-in/codes', { phone: memberPhone }), api.anonymous.post('/v1/sign-in/codes', { phone: stranger })]);
     expect(forStranger.status).toBe(forMember.status);
     expect(forStranger.body).toEqual(forMember.body);
+    // Once the asks are taken, the member has a code and the stranger nothing.
+    expect(await codeTextedTo(api, memberPhone)).toMatch(/^\d{6}$/);
     expect(sentLocally.filter((sms) => sms.to === stranger)).toEqual([]);
     const refused = await api.anonymous.post('/v1/sign-in/sessions', { phone: stranger, code: '123456' });
     expect(refused).toMatchObject({ status: 400, body: { error: { code: 'INVALID_CODE', message: 'That code is wrong or has expired. Ask for a new one.' } } });
   });
 
+  it('does the same work for a member’s phone and a stranger’s while answering: the same table calls and one ask queued, no read of who is a member', async () => {
+    const { phone: memberPhone } = await memberWithPhone('MEMBER');
+    const callsFor = async (phone: string) => {
+      const asks: unknown[] = [];
+      const queue = signInCodeQueue();
+      setSignInCodeQueue({ send: async (jobs) => void asks.push(...jobs.map(({ phone: asked }) => asked)) });
+      try {
+        const calls = await countDynamoCalls(async () => expect((await api.anonymous.post('/v1/sign-in/codes', { phone })).status).toBe(202));
+        return { calls, asks };
+      } finally {
+        setSignInCodeQueue(queue);
+      }
+    };
+    const [forMember, forStranger] = [await callsFor(memberPhone), await callsFor(newPhone())];
+    // The address's and the phone's two limits: counters alone, the same whoever's phone it is.
+    expect(forMember.calls).toEqual(['UpdateItemCommand', 'UpdateItemCommand', 'UpdateItemCommand']);
+    expect(forStranger.calls).toEqual(forMember.calls);
+    expect([forMember.asks.length, forStranger.asks.length]).toEqual([1, 1]);
+    // Nothing was texted for the asks the test kept from the worker.
+    await api.queuesIdle();
+    expect(sentLocally.filter((sms) => sms.to === memberPhone)).toEqual([]);
+  });
+
+  it('texts one code for an ask handed twice, and drops an ask older than a code’s life', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    const at = (ms: number) => new Date(api.clock.now() + ms).toISOString();
+    const ask = { askId: 'ask-1', phone, requestedAt: at(0) };
+    await sendAskedCode(ask);
+    await sendAskedCode(ask);
+    expect(sentLocally.filter((sms) => sms.to === phone)).toHaveLength(1);
+    // Another ask, at the same millisecond, is one of its own.
+    await sendAskedCode({ ...ask, askId: 'ask-2' });
+    expect(sentLocally.filter((sms) => sms.to === phone)).toHaveLength(2);
+    const lifetimeMs = SIGN_IN_CODE.lifetimeMinutes * 60_000;
+    await sendAskedCode({ askId: 'ask-3', phone, requestedAt: at(-lifetimeMs) });
+    expect(sentLocally.filter((sms) => sms.to === phone)).toHaveLength(2);
+    await sendAskedCode({ askId: 'ask-4', phone, requestedAt: at(-lifetimeMs + 1) });
+    expect(sentLocally.filter((sms) => sms.to === phone)).toHaveLength(3);
+  });
+
   it('refuses a wrong code the same way, and burns the code at its fifth wrong try', async () => {
     const { phone } = await memberWithPhone('MEMBER');
     await api.anonymous.post('/v1/sign-in/codes', { phone });
-    const code = codeTextedTo(phone);
+    const code = await codeTextedTo(api, phone);
     // One digit off: a near miss.
     const wrong = String((Number(code[0]) + 1) % 10) + code.slice(1);
     for (let attempt = 1; attempt <= SIGN_IN_CODE.attempts - 1; attempt++) {
@@ -115,7 +153,7 @@ describe('signing in with a texted code', () => {
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code })).status).toBe(201);
 
     await api.anonymous.post('/v1/sign-in/codes', { phone });
-    const next = codeTextedTo(phone);
+    const next = await codeTextedTo(api, phone);
     const nextWrong = String((Number(next[0]) + 1) % 10) + next.slice(1);
     for (let attempt = 1; attempt <= SIGN_IN_CODE.attempts; attempt++) await api.anonymous.post('/v1/sign-in/sessions', { phone, code: nextWrong });
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: next })).body.error.code).toBe('INVALID_CODE');
@@ -133,7 +171,7 @@ describe('signing in with a texted code', () => {
   it('uses a code once: of two sign-ins with it at once, one gets a session', async () => {
     const { phone } = await memberWithPhone('MEMBER');
     await api.anonymous.post('/v1/sign-in/codes', { phone });
-    const code = codeTextedTo(phone);
+    const code = await codeTextedTo(api, phone);
     const answers = await Promise.all([api.anonymous.post('/v1/sign-in/sessions', { phone, code }), api.anonymous.post('/v1/sign-in/sessions', { phone, code })]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400]);
   });
@@ -141,12 +179,12 @@ describe('signing in with a texted code', () => {
   it('lets a code expire after its lifetime, and not a millisecond before', async () => {
     const { phone } = await memberWithPhone('MEMBER');
     await api.anonymous.post('/v1/sign-in/codes', { phone });
-    const code = codeTextedTo(phone);
+    const code = await codeTextedTo(api, phone);
     await api.advanceTime(SIGN_IN_CODE.lifetimeMinutes * 60_000 - 1000);
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code })).status).toBe(201);
 
     await api.anonymous.post('/v1/sign-in/codes', { phone });
-    const late = codeTextedTo(phone);
+    const late = await codeTextedTo(api, phone);
     await api.advanceTime(SIGN_IN_CODE.lifetimeMinutes * 60_000);
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: late })).body.error.code).toBe('INVALID_CODE');
   });
@@ -159,6 +197,7 @@ describe('signing in with a texted code', () => {
     // The rest of the phone's 15-minute window, on the manual clock.
     const windowMs = 900_000;
     expect(Number(refused.headers.get('retry-after'))).toBe(Math.ceil((windowMs - (api.clock.now() % windowMs)) / 1000));
+    await api.queuesIdle();
     expect(sentLocally.filter((sms) => sms.to === phone)).toHaveLength(3);
   });
 
@@ -167,7 +206,7 @@ describe('signing in with a texted code', () => {
     const first = await memberWithPhone('ADMIN', phone);
     const second = await memberWithPhone('MEMBER', phone);
     await api.anonymous.post('/v1/sign-in/codes', { phone });
-    const code = codeTextedTo(phone);
+    const code = await codeTextedTo(api, phone);
     const ask = await api.anonymous.post('/v1/sign-in/sessions', { phone, code });
     expect(ask.status).toBe(409);
     expect(ask.body.error.code).toBe('CHOOSE_ORGANIZATION');
@@ -179,7 +218,8 @@ describe('signing in with a texted code', () => {
   it('does not sign in a disabled member', async () => {
     const { phone, member, client } = await memberWithPhone('MEMBER');
     expect((await client.patch(`/v1/organization/members/${member.id}`, { isDisabled: true })).status).toBe(200);
-    await api.anonymous.post('/v1/sign-in/codes', { phone });
+    expect((await api.anonymous.post('/v1/sign-in/codes', { phone })).status).toBe(202);
+    await api.queuesIdle();
     expect(sentLocally.filter((sms) => sms.to === phone)).toEqual([]);
   });
 });
@@ -410,11 +450,12 @@ describe('what sign-in keeps in the table', () => {
   it('expires a code and a session by TTL when their lifetimes end, and writes a session’s last use at most once a minute', async () => {
     const { phone, organizationId, member } = await memberWithPhone('MEMBER');
     await api.anonymous.post('/v1/sign-in/codes', { phone });
+    const texted = await codeTextedTo(api, phone);
     const code = await itemAt(consoleKeys.signInCode(createHash('sha256').update(phone).digest('hex')));
     expect(code!.expiresAtEpoch).toBe(Math.ceil(api.clock.now() / 1000) + SIGN_IN_CODE.lifetimeMinutes * 60);
-    expect(code!.codeHash).not.toContain(codeTextedTo(phone));
+    expect(code!.codeHash).not.toContain(texted);
 
-    const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code: codeTextedTo(phone) });
+    const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone, code: await codeTextedTo(api, phone) });
     const cookie = cookieOf(signedIn.headers.get('set-cookie'));
     const key = sessionKey(cookie, organizationId, member.id);
     const stored = await itemAt(key);
@@ -432,7 +473,7 @@ describe('what sign-in keeps in the table', () => {
     const { phone, organizationId } = await memberWithPhone('MEMBER');
     const other = await api.organization();
     await api.anonymous.post('/v1/sign-in/codes', { phone });
-    const code = codeTextedTo(phone);
+    const code = await codeTextedTo(api, phone);
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code, organizationId: other.organizationId })).body.error.code).toBe('INVALID_CODE');
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code, organizationId })).status).toBe(201);
   });

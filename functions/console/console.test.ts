@@ -10,6 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { sentLocally } from '../sms/local-provider';
 import { LOOPBACK_REDIRECT, pkce, registeredClient } from '../../test/support/oauth';
 import { mcpConnector } from '../../test/support/mcp-client';
+import { codeTextedTo } from '../../test/support/member-session';
 
 /**
  * The console as a person uses it: Debian's Chromium against the local server (its edge serves the console and turns
@@ -24,13 +25,6 @@ beforeAll(async () => {
   if (chromiumAvailable) browser = await headlessChromium();
 });
 afterAll(async () => browser?.close());
-
-/** The code last texted to a phone by the local SMS provider. */
-function codeTextedTo(phone: string): string {
-  const code = /^(\d{6}) is your sign-in code/.exec(sentLocally.filter((sms) => sms.to === phone).at(-1)?.body ?? '')?.[1];
-  if (!code) throw new Error(`No sign-in code was texted to ${phone}`);
-  return code;
-}
 
 /** An organization made as an operator makes one, with its owner. */
 async function ownedOrganization(name: string, phone: string) {
@@ -47,7 +41,7 @@ async function signInWithCode(page: Page, phone: string) {
   await page.getByLabel('Phone').fill(phone);
   await page.getByRole('button', { name: 'Text me a code' }).click();
   await page.getByLabel('Code').waitFor();
-  await page.getByLabel('Code').fill(codeTextedTo(phone));
+  await page.getByLabel('Code').fill(await codeTextedTo(api, phone));
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
 }

@@ -10,7 +10,8 @@ import { createApiKey, listApiKeys, revokeApiKey } from '#shared/auth/api-keys';
 import type { ApiKeySummary } from '#shared/auth/api-key';
 import type { Member } from '../organization/member-schema';
 import { getOrganizationHours } from '../organization/store';
-import { sendSignInCode, useSignInCode, CODE_LIFETIME_SECONDS } from './codes';
+import { useSignInCode, CODE_LIFETIME_SECONDS } from './codes';
+import { askSignInCode } from './code-asks';
 import { addPasskey, enrolmentOptions, listPasskeys, relyingPartyOf, signInOptions, useSignInPasskey } from './passkeys';
 import { endEverySession, endSession, sessionEndsAt, startSession, type SignInMethod } from './sessions';
 import { clearedSessionCookie, csrfTokenOf, sessionCookie } from './session-token';
@@ -35,7 +36,7 @@ export const requestSignInCodeHandler = apiHandler(routes.requestSignInCode, asy
     [LIMITS.codesPerPhonePer15Minutes, body.phone],
     [LIMITS.codesPerPhonePerDay, body.phone],
   ]);
-  await sendSignInCode(body.phone);
+  await askSignInCode(body.phone);
   return { sent: true as const, expiresInSeconds: CODE_LIFETIME_SECONDS };
 });
 

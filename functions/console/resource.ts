@@ -1,6 +1,7 @@
 import { defineResource } from '#shared/resource';
 import { consoleRoutes } from './routes';
 import { consoleKeys, consoleKeySamples } from './entity';
+import { signInCodes, signInCodeWorker } from './code-queue';
 
 /**
  * The owners' console: members sign in (a code texted to their phone, or a passkey) to a session whose cookie the
@@ -14,5 +15,8 @@ export const console = defineResource({
     'API keys': 'The organization’s API keys, which its ADMINs make and revoke in the console: each shown once.',
   },
   routes: consoleRoutes,
+  // Codes are made and texted off the request (./code-queue.ts), so asking takes the same time for anyone's phone.
+  workers: [signInCodeWorker],
+  channels: [signInCodes],
   keys: [{ builders: consoleKeys, samples: consoleKeySamples }],
 });

@@ -1,6 +1,6 @@
 import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { prose } from '#shared/prose';
-import { smsSender } from '../sms/capability';
+import { signInCodeQueueSender } from './code-queue';
 import { AddPasskeyBody, ApiKeyIdPath, ApiKeyList, ApiKeyRevoked, CodeSent, CreateApiKeyBody, CreatedApiKey, CurrentSession, PasskeyAdded, PasskeyOptions, RequestCodeBody, SignedIn, SignedOut, SignInWithCodeBody, SignInWithPasskeyBody } from './schema';
 import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
 import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
@@ -36,15 +36,15 @@ export const requestSignInCode = defineRoute({
   description: prose`
     Texts a ${SIGN_IN_CODE.digits}-digit code, good for ${SIGN_IN_CODE.lifetimeMinutes} minutes and once, to the phone
     if it is an active member’s (of one or more organizations), replacing any code sent to it before. The answer is the
-    same whether or not it is: it says nothing of who is a member. A phone is sent at most
+    same whether or not it is, and comes as soon: it says nothing of who is a member, and the text follows it within
+    seconds. A phone is sent at most
     ${LIMITS.codesPerPhonePer15Minutes.limit} codes in 15 minutes and ${LIMITS.codesPerPhonePerDay.limit} a day; an
     address asks at most ${LIMITS.codesPerAddressPerHour.limit} an hour.
   `,
-  // The source's and the phone's counters, the phone's members (gsi1) and their organizations, then the code.
-  dynamodb: ['UpdateItem', 'Query', 'GetItem', 'PutItem'],
-  indexes: ['gsi1'],
-  ownKeys: ['SOURCELIMIT#*', 'MEMBERPHONE#*', 'ORG#*', 'SIGNIN#*'],
-  capabilities: [smsSender],
+  // The source's and the phone's counters, then the ask to the queue: the worker reads the phone's members (./code-queue.ts).
+  dynamodb: ['UpdateItem'],
+  ownKeys: ['SOURCELIMIT#*'],
+  capabilities: [signInCodeQueueSender],
   status: 202,
   request: { body: RequestCodeBody },
   response: CodeSent,

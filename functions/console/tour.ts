@@ -33,7 +33,7 @@ export const tour: ResourceTour = {
   after: ['organization'],
   stops: [
     { route: 'POST /v1/sign-in/codes', kind: 'other', request: () => ({ method: 'POST', path: '/v1/sign-in/codes', body: { phone } }) },
-    { route: 'POST /v1/sign-in/sessions', kind: 'other', request: () => ({ method: 'POST', path: '/v1/sign-in/sessions', body: { phone, code: codeTexted() } }), keep: keepSession },
+    { route: 'POST /v1/sign-in/sessions', kind: 'other', afterQueues: true, request: () => ({ method: 'POST', path: '/v1/sign-in/sessions', body: { phone, code: codeTexted() } }), keep: keepSession },
     { route: 'POST /v1/sign-in/passkey-options', kind: 'other', request: () => ({ method: 'POST', path: '/v1/sign-in/passkey-options', body: {} }), keep: (b, s) => (s.challenge = b.options.challenge) },
     { route: 'POST /v1/sign-in/passkey', kind: 'other', status: 400, request: (s) => ({ method: 'POST', path: '/v1/sign-in/passkey', body: { credential: forged(s.challenge) } }) },
     // The member, their organization and their passkeys: three reads at once.
@@ -46,7 +46,7 @@ export const tour: ResourceTour = {
     { route: 'DELETE /v1/api-keys/{keyId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/api-keys/${s.consoleKeyId}`, headers: asMember(s, true) }) },
     { route: 'DELETE /v1/me/sessions', kind: 'other', request: (s) => ({ method: 'DELETE', path: '/v1/me/sessions', headers: asMember(s, true) }) },
     { route: 'POST /v1/sign-in/codes', kind: 'other', request: () => ({ method: 'POST', path: '/v1/sign-in/codes', body: { phone } }) },
-    { route: 'POST /v1/sign-in/sessions', kind: 'other', request: () => ({ method: 'POST', path: '/v1/sign-in/sessions', body: { phone, code: codeTexted() } }), keep: keepSession },
+    { route: 'POST /v1/sign-in/sessions', kind: 'other', afterQueues: true, request: () => ({ method: 'POST', path: '/v1/sign-in/sessions', body: { phone, code: codeTexted() } }), keep: keepSession },
     { route: 'DELETE /v1/me/session', kind: 'other', request: (s) => ({ method: 'DELETE', path: '/v1/me/session', headers: asMember(s, true) }) },
   ],
 };

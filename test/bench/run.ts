@@ -67,7 +67,7 @@ try {
   // 1. Round trips.
   progress('round trips: one request per route');
   const tourOrg = await stack.newOrganization('Bench tour');
-  const visits = await tourRoutes(jsonClient(stack.url, tourOrg.apiKey));
+  const visits = await tourRoutes({ ...jsonClient(stack.url, tourOrg.apiKey), queuesIdle: stack.queuesIdle });
   const statusChangeFloor = await twoIndexMoveFloor(tourOrg.organizationId);
 
   // 2. Handler overhead, in process and through the local server.

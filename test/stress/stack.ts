@@ -19,6 +19,8 @@ export interface StressStack {
   /** Starts DynamoDB Local again on the same port from the same data directory. */
   restartDynamoDb: () => Promise<void>;
   stop: () => Promise<void>;
+  /** Resolves once the server's in-process queues are idle. */
+  queuesIdle: () => Promise<void>;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function startStressStack({
       return dynamodb.endpoint;
     },
     newOrganization: (name) => createOrganizationWithKey(name, { usagePlan: 'internal' }),
+    queuesIdle: () => local.idle(),
     killDynamoDb: (signal = 'SIGTERM') => dynamodb.stop(signal),
     restartDynamoDb: async () => {
       dynamodb = await startDynamoDbLocal({ port, dataDir, jvmOptions });

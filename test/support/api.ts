@@ -61,6 +61,8 @@ export interface TestApi {
   demoOrganization: () => Promise<CreatedOrganization & { client: Client }>;
   /** Resolves once the stream consumer has handled every change committed so far (events recorded, webhooks queued). */
   eventsCaughtUp: () => Promise<void>;
+  /** Resolves once no in-process queue has a job in flight or due (a sign-in code made and texted; a delivery waiting for a later time is not due). */
+  queuesIdle: () => Promise<void>;
   /**
    * With `clock: 'manual'`: lets what is under way settle, then moves the clock the code reads forward by an ISO 8601
    * duration (`PT2H`, `P1D`) or milliseconds, firing each timer due on the way in time order, and after each waits until
@@ -161,6 +163,7 @@ export function useTestApi({
     },
     anonymous: clientFor(() => url),
     eventsCaughtUp: () => local!.stream.caughtUp(),
+    queuesIdle: () => local!.idle(),
     advanceTime: time.advance,
     get clock() {
       return time.clock();

@@ -27,9 +27,23 @@ export async function memberSession(api: TestApi, organizationId: string): Promi
   await createMember(organizationId, { role: 'ADMIN', firstName: 'Session', lastName: 'Admin', email: `session${signedIn}@example.com`, phone });
   const asked = await api.anonymous.post('/v1/sign-in/codes', { phone });
   if (asked.status !== 202) throw new Error(`the code was not sent: ${asked.status} ${JSON.stringify(asked.body)}`);
-  const code = /^(\d{6}) /.exec(sentLocally.filter((sms) => sms.to === phone).at(-1)?.body ?? '')?.[1];
+  const code = await codeTextedTo(api, phone);
   const answer = await api.anonymous.post('/v1/sign-in/sessions', { phone, code });
   const token = /^__Host-session=(sps_[^;]+);/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
   if (answer.status !== 201 || !token) throw new Error(`the member did not sign in: ${answer.status} ${JSON.stringify(answer.body)}`);
   return withHeaders(api.as(token), { 'x-csrf-token': answer.body.session.csrfToken });
 }
+
+/**
+ * The sign-in code last texted to a phone by the local SMS provider, once the codes asked so far are made: the worker
+ * texts them off the request (functions/console/code-queue.ts). Throws when none was.
+ */
+export async function codeTextedTo(api: Pick<TestApi, 'queuesIdle'>, phone: string): Promise<string> {
+  await api.queuesIdle();
+  const code = /^(\d{6}) is your sign-in code/.exec(lastTextTo(phone)?.body ?? '')?.[1];
+  if (!code) throw new Error(`No sign-in code was texted to ${phone}`);
+  return code;
+}
+
+/** What the local SMS provider last texted to a phone. */
+export const lastTextTo = (phone: string) => sentLocally.filter((sms) => sms.to === phone).at(-1);

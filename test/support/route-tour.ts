@@ -14,6 +14,8 @@ export interface TourClient {
   put: (path: string, body: unknown, options?: TourOptions) => TourAnswer;
   patch: (path: string, body: unknown, options?: TourOptions) => TourAnswer;
   delete: (path: string, options?: TourOptions) => TourAnswer;
+  /** Resolves once the server's in-process queues are idle (`afterQueues`). */
+  queuesIdle: () => Promise<void>;
 }
 
 export type { Exception, RouteClass } from '#shared/route-tour';
@@ -65,6 +67,7 @@ export function routeVisitor(client: TourClient): (stop: TourStop) => Promise<Ro
   return async (stop) => {
     const route = byKey.get(stop.route);
     if (!route) throw new Error(`the tour names ${stop.route}, which is not a route`);
+    if (stop.afterQueues) await client.queuesIdle();
     const { method, path, body, headers } = stop.request(state);
     let answer: { status: number; body: any; headers?: Headers } = { status: 0, body: null };
     const calls = await measureDynamoCalls(async () => {

@@ -1,0 +1,72 @@
+import type { Capability } from '#shared/routes/route';
+import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
+import { smsSender } from '../sms/capability';
+
+/**
+ * A sign-in code asked for a phone, as it waits for the worker that makes the code and texts it when the phone is a
+ * member's (./codes.ts). It carries the phone and when it was asked, never a code: the code is made by the worker,
+ * stored only as its hash, and exists in plain only in the text.
+ */
+export interface SignInCodeJob {
+  /** The ask's own id: the worker recognises an ask handed again by it. */
+  askId: string;
+  phone: string;
+  requestedAt: string;
+}
+
+/** The queues' names: the events stack makes them, and the route that sends to the first names it the same way. */
+const codeQueueNames = (tableName: string) => ({ queue: `${tableName}-sign-in-codes`, deadLetters: `${tableName}-sign-in-code-dead-letters` });
+
+/** The variable that carries the queue's URL to the route that sends to it. */
+export const QUEUE_URL = 'SIGN_IN_CODE_QUEUE_URL';
+
+/** Sending asks to the queue: its URL, and SendMessage to it (SSE-SQS, so no key to grant). */
+export const signInCodeQueueSender: Capability = {
+  name: 'signInCodeQueueSender',
+  reachesOutside: true,
+  environment: ({ tableName, region, account, urlSuffix }) => ({ [QUEUE_URL]: `https://sqs.${region}.${urlSuffix}/${account}/${codeQueueNames(tableName).queue}` }),
+  statements: ({ partition, region, account, tableName }) => [{ actions: ['sqs:SendMessage'], resources: [`arn:${partition}:sqs:${region}:${account}:${codeQueueNames(tableName).queue}`] }],
+};
+
+/**
+ * The queue of the asks, with its dead letters. A message is taken in seconds; one that failed five receives (the
+ * table or the SMS provider down) is dead-lettered, which pages: the person asked again long since, so it is never
+ * redriven, and the worker drops an ask older than a code's life. A day's retention outlasts an outage of the worker.
+ */
+export const signInCodes: QueueChannelDefinition = {
+  kind: 'queue',
+  name: 'sign-in-codes',
+  id: 'SignInCodes',
+  queueName: (tableName) => codeQueueNames(tableName).queue,
+  retentionDays: 1,
+  visibilityTimeoutSeconds: 60,
+  batchSize: 5,
+  functionTimeoutSeconds: 10,
+  deadLetters: {
+    id: 'SignInCodeDeadLetters',
+    queueName: (tableName) => codeQueueNames(tableName).deadLetters,
+    retentionDays: 1,
+    maxReceiveCount: 5,
+    alarm: { id: 'SignInCodeDeadLettersWaiting', what: 'Sign-in codes asked for could not be made or texted five times: members cannot sign in by code (the table or the SMS provider is failing).' },
+  },
+  environment: { queueUrl: QUEUE_URL, deadLettersUrl: 'SIGN_IN_CODE_DLQ_URL' },
+  // Its retries wait on the clock the code reads, and dead-letter after five receives, as SQS's do.
+  local: { install: 'code-asks#setSignInCodeQueue', what: 'sign-in code', logged: () => ({}), followsClock: true },
+};
+
+/**
+ * The worker: each ask through `sendAskedCode` (./codes.ts), which reads the phone's memberships (gsi1) and their
+ * organizations, writes the code's hash, texts the code (from the organization's number when it has one) and marks
+ * it texted, so an ask handed again recognises itself.
+ */
+export const signInCodeWorker: WorkerDefinition = {
+  name: 'SendSignInCodes',
+  handler: 'code-worker',
+  trigger: { kind: 'queue', queue: signInCodes.name },
+  dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem'],
+  indexes: ['gsi1'],
+  keys: ['MEMBERPHONE#*', 'ORG#*', 'SIGNIN#*'],
+  capabilities: [smsSender],
+  errorsAlarm: { id: 'SendSignInCodesFailing', meaning: 'The sign-in code worker failed in three 5-minute periods in a row: codes are retried, then dead-lettered, and members cannot sign in by code.' },
+  local: 'codes#sendAskedCode',
+};
