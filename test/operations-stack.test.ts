@@ -27,7 +27,7 @@ function synth(context: Record<string, unknown> = {}) {
 }
 
 const deployed = synth({ alarmEmail: 'oncall@example.com' });
-const domainContext = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:ap-southeast-2:123456789012:certificate/abc', hostedZoneId: 'Z123', hostedZoneName: 'example.com' };
+const domainContext = { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc', hostedZoneId: 'Z123', hostedZoneName: 'example.com' };
 /**
  * Every option the context takes, set away from its default in one synth: each test below reads its own option from
  * it (a synth takes a second or two, and no option reads another's).
@@ -418,21 +418,28 @@ describe('options by context', () => {
   const [apiId] = only(deployed, 'AWS::ApiGateway::RestApi');
   const [stageId] = only(deployed, 'AWS::ApiGateway::Stage');
 
-  it('adds a custom domain only when configured: the domain mapped to the API’s stage, and an alias record to the domain', () => {
-    const [domainId, domain] = only(tuned, 'AWS::ApiGateway::DomainName');
-    expect(domain.Properties).toMatchObject({ DomainName: 'api.example.com', SecurityPolicy: 'TLS_1_2', EndpointConfiguration: { Types: ['REGIONAL'] }, RegionalCertificateArn: domainContext.certificateArn });
-    const [, mapping] = only(tuned, 'AWS::ApiGateway::BasePathMapping');
-    expect(mapping.Properties).toEqual({ DomainName: { Ref: domainId }, RestApiId: { Ref: apiId }, Stage: { Ref: stageId } });
-    const [, record] = only(tuned, 'AWS::Route53::RecordSet');
-    expect(record.Properties).toEqual({
-      Name: 'api.example.com.',
-      Type: 'A',
-      HostedZoneId: 'Z123',
-      AliasTarget: { DNSName: { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] }, HostedZoneId: { 'Fn::GetAtt': [domainId, 'RegionalHostedZoneId'] } },
+  it('adds a custom domain only when configured, on the console’s distribution, which serves the API on its origin: the certificate (from us-east-1) at TLS 1.2, and A and AAAA aliases', () => {
+    const [distributionId, distribution] = only(tuned, 'AWS::CloudFront::Distribution');
+    expect(distribution.Properties.DistributionConfig).toMatchObject({
+      Aliases: ['api.example.com'],
+      ViewerCertificate: { AcmCertificateArn: domainContext.certificateArn, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' },
     });
+    const records = Object.values(tuned.parent.findResources('AWS::Route53::RecordSet') as Record<string, Resource>).map((record) => record.Properties);
+    const alias = { DNSName: { 'Fn::GetAtt': [distributionId, 'DomainName'] }, HostedZoneId: expect.anything() };
+    expect(records).toEqual([expect.objectContaining({ Name: 'api.example.com.', Type: 'A', HostedZoneId: 'Z123', AliasTarget: alias }), expect.objectContaining({ Name: 'api.example.com.', Type: 'AAAA', HostedZoneId: 'Z123', AliasTarget: alias })]);
     tuned.parent.hasOutput('CustomDomainUrl', { Value: 'https://api.example.com/' });
-    deployed.parent.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    // The stage keeps only its own URL: the domain is the distribution's.
+    tuned.parent.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    deployed.parent.resourceCountIs('AWS::Route53::RecordSet', 0);
+    const [, defaultDistribution] = only(deployed, 'AWS::CloudFront::Distribution');
+    expect(defaultDistribution.Properties.DistributionConfig.Aliases).toBeUndefined();
     expect(() => synth({ domainName: 'api.example.com' })).toThrow(/missing certificateArn, hostedZoneId, hostedZoneName/);
+  });
+
+  it('refuses a custom domain’s certificate outside us-east-1, where CloudFront takes it from, naming the region', () => {
+    for (const region of ['ap-southeast-2', 'us-east-2']) {
+      expect(() => synth({ ...domainContext, certificateArn: `arn:aws:acm:${region}:123456789012:certificate/abc` })).toThrow(new RegExp(`certificate from ACM in us-east-1 only; certificateArn is in ${region}`));
+    }
   });
 
   it('gives every route’s function the API’s own base URL (PUBLIC_BASE_URL): the custom domain when configured, else the console’s distribution, which serves the API on its origin', () => {

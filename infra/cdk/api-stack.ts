@@ -87,8 +87,8 @@ export class ApiStack extends Stack {
     // By name, not by a cross-stack export: the template stays self-contained (sam local can run it).
     const table = TableV2.fromTableName(this, 'Table', given.tableName);
     this.api = createRestApi(this);
-    // The console and the API on one origin: what the API's answers name, when no custom domain is set.
-    const consoleSite = withConsole ? consoleDistribution(this, this.api, given.tableName) : undefined;
+    // The console and the API on one origin, the custom domain's when one is set: what the API's answers name.
+    const consoleSite = withConsole ? consoleDistribution(this, this.api, given.tableName, given.customDomain) : undefined;
     const options: DeploymentOptions = consoleSite ? { ...given, consoleBaseUrl: `https://${consoleSite.distributionDomainName}` } : given;
     if (consoleSite) new CfnOutput(this, 'ConsoleUrl', { value: `https://${consoleSite.distributionDomainName}/console`, description: 'The owners’ console, with the API on the same origin' });
     addGatewayResponses(this.api, deployedBaseUrl(this, this.api, options));
@@ -103,7 +103,9 @@ export class ApiStack extends Stack {
     monitoring.addDashboard();
     this.methods = [...methods, ...this.routeStacks.flatMap((root) => root.methods)];
     for (const root of this.routeStacks) root.release(this.api, this.methods);
-    if (options.customDomain) addCustomDomain(this, this.api, stage, options.customDomain);
+    // With the console, the domain is its distribution's (above); without (sam local's template), the stage's own.
+    if (options.customDomain && !consoleSite) addCustomDomain(this, this.api, stage, options.customDomain);
+    if (options.customDomain && consoleSite) new CfnOutput(this, 'CustomDomainUrl', { value: `https://${options.customDomain.domainName}/`, description: 'The URL to give integrators; the console is at /console' });
     if (options.waf) new Firewall(this, 'Firewall', { stage, stageName: STAGE_NAME, ...options.waf });
     new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The admin CLI\'s --api, to put organizations in usage plans' });
   }

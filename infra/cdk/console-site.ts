@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Annotations, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AllowedMethods, CachePolicy, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime, HeadersFrameOption, HeadersReferrerPolicy, OriginRequestPolicy, ResponseHeadersPolicy, ViewerProtocolPolicy, type BehaviorOptions } from 'aws-cdk-lib/aws-cloudfront';
+import { AllowedMethods, CachePolicy, Distribution, Function as EdgeFunction, FunctionCode, FunctionEventType, FunctionRuntime, HeadersFrameOption, HeadersReferrerPolicy, OriginRequestPolicy, ResponseHeadersPolicy, SecurityPolicyProtocol, ViewerProtocolPolicy, type BehaviorOptions } from 'aws-cdk-lib/aws-cloudfront';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -11,6 +14,7 @@ import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
 import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/console/site';
 import { STAGE_NAME } from './api/rest-api';
+import type { DeploymentOptions } from './options';
 
 const APP_DIR = fileURLToPath(new URL('../../functions/console/app', import.meta.url));
 const BUILD_SCRIPT = fileURLToPath(new URL('./console-build.ts', import.meta.url));
@@ -92,13 +96,41 @@ export const CONSOLE_DISTRIBUTION_FINDINGS: Readonly<Record<string, string>> = {
   'AwsSolutions-CFR4': 'The distribution’s own cloudfront.net domain takes CloudFront’s default certificate, whose TLS policy cannot be set.',
 };
 
+/** The finding a custom domain clears: its certificate takes TLS 1.2 at least. */
+const DEFAULT_CERTIFICATE_FINDING = 'AwsSolutions-CFR4';
+
+/** CloudFront takes certificates from ACM in us-east-1 alone, wherever the stack is. */
+const CLOUDFRONT_CERTIFICATE_REGION = 'us-east-1';
+
+type CustomDomain = NonNullable<DeploymentOptions['customDomain']>;
+
+/**
+ * The custom domain on the distribution, so the console, its passkeys and the API (which names this domain in its
+ * answers) share one origin: the certificate (refused unless in us-east-1), TLS 1.2 at least, and alias records.
+ */
+function onCustomDomain(stack: Stack, { domainName, certificateArn }: CustomDomain) {
+  const region = certificateArn.split(':')[3];
+  if (region !== CLOUDFRONT_CERTIFICATE_REGION) {
+    throw new Error(`customDomain: the console and the API share the domain on CloudFront, which takes a certificate from ACM in ${CLOUDFRONT_CERTIFICATE_REGION} only; certificateArn is in ${region || 'no region'}`);
+  }
+  return { domainNames: [domainName], certificate: Certificate.fromCertificateArn(stack, 'ConsoleCertificate', certificateArn), minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 };
+}
+
+/** The domain's A and AAAA records, aliases of the distribution, and the URL to give integrators and members. */
+function pointDomainAt(stack: Stack, distribution: Distribution, { domainName, hostedZoneId, hostedZoneName }: CustomDomain): void {
+  const zone = HostedZone.fromHostedZoneAttributes(stack, 'Zone', { hostedZoneId, zoneName: hostedZoneName });
+  const target = RecordTarget.fromAlias(new CloudFrontTarget(distribution));
+  new ARecord(stack, 'DomainRecord', { zone, recordName: domainName, target });
+  new AaaaRecord(stack, 'DomainRecordIpv6', { zone, recordName: domainName, target });
+}
+
 /**
  * The console and the API on one origin: CloudFront sends `/console*` to the console's files (any path of the app to
  * its page, by a function, never by an error page that would turn an API 401 or 404 into HTML) and everything else to
  * the API's stage, uncached, with every viewer header but Host. On `/v1/*` the session cookie becomes the bearer
  * token (the same function `npm start` runs, functions/console/edge/session-cookie.js).
  */
-export function consoleDistribution(stack: Stack, api: RestApi, tableName: string): Distribution {
+export function consoleDistribution(stack: Stack, api: RestApi, tableName: string, customDomain?: CustomDomain): Distribution {
   const apiOrigin = new HttpOrigin(`${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, { originPath: `/${STAGE_NAME}` });
   const toApi: BehaviorOptions = {
     origin: apiOrigin,
@@ -127,6 +159,7 @@ export function consoleDistribution(stack: Stack, api: RestApi, tableName: strin
   const files = Bucket.fromBucketName(stack, 'ConsoleFiles', consoleBucketName(stack, tableName));
   const distribution = new Distribution(stack, 'Console', {
     comment: 'The owners’ console and the API, on one origin',
+    ...(customDomain ? onCustomDomain(stack, customDomain) : {}),
     defaultBehavior: toApi,
     additionalBehaviors: {
       '/v1/*': { ...toApi, functionAssociations: [{ function: sessionCookie, eventType: FunctionEventType.VIEWER_REQUEST }] },
@@ -139,7 +172,8 @@ export function consoleDistribution(stack: Stack, api: RestApi, tableName: strin
       },
     },
   });
-  for (const [id, reason] of Object.entries(CONSOLE_DISTRIBUTION_FINDINGS)) Validations.of(distribution).acknowledge({ id, reason });
+  for (const [id, reason] of Object.entries(CONSOLE_DISTRIBUTION_FINDINGS)) if (!customDomain || id !== DEFAULT_CERTIFICATE_FINDING) Validations.of(distribution).acknowledge({ id, reason });
+  if (customDomain) pointDomainAt(stack, distribution, customDomain);
   // The console's stack already lets this account's distributions read the files (ConsoleFilesStack): no policy to add here.
   Annotations.of(distribution).acknowledgeWarning('@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac', 'The console files stack grants the account’s distributions s3:GetObject by origin access control.');
   return distribution;
