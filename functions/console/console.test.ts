@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { useTestApi } from '../../test/support/api';
@@ -292,6 +293,51 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
     await page.goto(`${api.url}/console/settings`);
     await page.getByText('Your role may not do this.').first().waitFor();
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('exports a status’s leads as CSV a page at a time, showing the progress, and saves what the list holds', async () => {
+    const { page, client } = await signedInToDemo('+61491570145', undefined, false);
+    // One more than a page of the list: the export reads two pages.
+    const names = Array.from({ length: 101 }, (_, i) => `Quoted Lead ${String(i).padStart(3, '0')}`);
+    names[7] = '=HYPERLINK("http://example.com","Click")';
+    for (let at = 0; at < names.length; at += 20) {
+      await Promise.all(
+        names.slice(at, at + 20).map(async (name, i) => {
+          const business = at + i === 8 ? { businessName: 'Smith, Jones & Co' } : {};
+          expect((await client.post('/v1/leads', { name, email: `quoted${at + i}@example.com`, status: 'QUOTED', ...business })).status).toBe(201);
+        }),
+      );
+    }
+    await page.goto(`${api.url}/console/pipeline?status=QUOTED`);
+    // The second page's request is held until the page has shown the first one read.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/leads?*cursor=*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Quoted leads (CSV)' }).click();
+    const progress = page.getByRole('progressbar', { name: 'Leads exported' });
+    await expect.poll(() => progress.getAttribute('value')).toBe('100');
+    expect(await page.locator('.export [aria-live="polite"]').textContent()).toBe('100 of 101');
+    release();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/^leads-quoted-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync((await saved.path())!, 'utf8').split('\r\n').filter(Boolean);
+    expect(lines).toHaveLength(102);
+    const listed = [];
+    for (let cursor: string | null | undefined, first = true; first || cursor; first = false) {
+      const body = (await client.get(`/v1/leads?status=QUOTED&limit=100${cursor ? `&cursor=${cursor}` : ''}`)).body;
+      listed.push(...body.leads.map((lead: { id: string }) => lead.id));
+      cursor = body.nextCursor;
+    }
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(listed);
+    // A formula from a web form opens as text; a comma stays in its field.
+    expect(lines.find((line) => line.includes('HYPERLINK'))).toContain(`"'=HYPERLINK(""http://example.com"",""Click"")"`);
+    expect(lines.find((line) => line.includes('Smith'))).toContain(',"Smith, Jones & Co",');
+    await page.getByText('Exported 101 Quoted leads.').waitFor();
     await page.close();
   });
 

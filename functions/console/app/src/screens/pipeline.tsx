@@ -8,6 +8,7 @@ import { usePlace } from '../router';
 import { LEAD_STATUSES, type Lead, type LeadStatus, type Page as ListPage } from '../types';
 import { Loading, Options, Page, useLoad } from '../ui';
 import { quietSince } from './today-counts';
+import { ExportLeads } from './export-leads';
 
 interface Column {
   leads: Lead[];
@@ -174,6 +175,8 @@ export function Pipeline() {
           </div>
         )}
       </Loading>
+      {/* Below the board: above it, it would move the columns while a card is dragged. */}
+      <ExportLeads status={isStatus(only) ? only : null} range={{ statusChangedSince: since, statusChangedBefore: before }} />
     </Page>
   );
 }
