@@ -240,9 +240,9 @@ describe('the events stack', () => {
   it('alarms on dead letters, on each stream reader falling behind and on each worker’s queue holding old messages', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
     expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([
-      ...Array(3).fill('ApproximateAgeOfOldestMessage'),
-      ...Array(8).fill('ApproximateNumberOfMessagesVisible'),
-      ...Array(4).fill('Errors'),
+      ...Array(4).fill('ApproximateAgeOfOldestMessage'),
+      ...Array(9).fill('ApproximateNumberOfMessagesVisible'),
+      ...Array(5).fill('Errors'),
       'IsolationProven',
       'IteratorAge',
       'IteratorAge',
@@ -301,9 +301,9 @@ describe('the stacks’ order', () => {
         .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
         .filter((statement) => [statement.Action].flat().includes('sqs:SendMessage') && queueArns.some((arn) => JSON.stringify(statement.Resource).includes(arn))),
     );
-    // Routes that enrol leads, cancel runs, redeliver webhooks and ask for sign-in codes reach the events stack's queues.
+    // Routes that enrol leads, cancel runs, redeliver webhooks, ask for sign-in codes and start recounts reach the events stack's queues.
     const queueOf = (statement: { Resource: unknown }) => queueArns.find((arn) => JSON.stringify(statement.Resource).includes(arn));
-    expect(sending.map(queueOf).sort()).toEqual([':pipeline-automation-steps', ':pipeline-automation-steps', ':pipeline-sign-in-codes', ':pipeline-webhook-deliveries']);
+    expect(sending.map(queueOf).sort()).toEqual([':pipeline-automation-steps', ':pipeline-automation-steps', ':pipeline-report-rebuilds', ':pipeline-sign-in-codes', ':pipeline-webhook-deliveries']);
     expect(api.dependencies.map((stack) => stack.stackName)).toEqual(expect.arrayContaining([data.stackName, events.stackName]));
     expect(events.dependencies.map((stack) => stack.stackName)).not.toContain(api.stackName);
   });

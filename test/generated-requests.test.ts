@@ -12,6 +12,7 @@ import { useTestApi, type Client } from './support/api';
 import { demoIds, withOwnIds } from './support/demo-ids';
 import { schemaArbitrary, type JsonSchema } from './support/schema-arbitrary';
 import { pointerPart, validatorAt } from './support/contract';
+import { endedRecount } from '../functions/reports/isolation';
 
 /**
  * The positive half of the fuzz: requests generated from the document's own request schemas, which a client
@@ -441,7 +442,9 @@ async function organizationIds(client: Client, organizationId: string, demo: Rec
   const enrollableAutomationId: string = (await client.post('/v1/automations', { name: 'Enrolled by the fuzz', trigger: { event: 'lead.created' }, steps: [{ type: 'wait', duration: 'P1D' }] })).body.automation.id;
   // A grant to revoke, as the token endpoint puts one (a grant needs a person's consent in a browser).
   const grantId = String((await oauthGrantOf({ client, demo })).grantId);
-  return { holdId, grantId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId, enrollableAutomationId };
+  // A recount to read back, ended, so a generated one may start.
+  const rebuildId = await endedRecount(client);
+  return { rebuildId, holdId, grantId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId, enrollableAutomationId };
 }
 
 describe('requests generated from the document', () => {

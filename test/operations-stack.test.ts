@@ -381,8 +381,8 @@ describe('concurrency', () => {
     expect(reserving.map(({ name }) => name).sort()).toEqual(['Authorizer', 'CountReports', 'GetOAuthAuthorize', 'RecordEvents']);
     for (const { name, fn } of reserving) expect(rowOf(name), name).toContain(`${fn.Properties.ReservedConcurrentExecutions} reserved`);
     const ceilings = Object.values(deployed.events.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((mapping) => mapping.Properties.ScalingConfig);
-    // The webhook deliverer's, the automation step runner's and the sign-in code worker's.
-    expect(ceilings).toHaveLength(3);
+    // The webhook deliverer's, the automation step runner's, the sign-in code worker's and the report recounts'.
+    expect(ceilings).toHaveLength(4);
     for (const mapping of ceilings) {
       const { name } = all.find(({ id }) => id === mapping.Properties.FunctionName.Ref)!;
       expect(rowOf(name), name).toContain(`at most ${mapping.Properties.ScalingConfig.MaximumConcurrency} concurrent`);

@@ -1524,6 +1524,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/rebuilds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the reports again from the records
+         * @description Starts a recount of the organization’s reports from its records, for figures that look wrong: every lead, inquiry, SMS, appointment and automation run is counted again, and each day’s counters and each lead’s counted history that differ are rewritten (what was right is left alone). It runs in the background: the answer is 202 with the recount QUEUED; read it back with `GET /v1/reports/rebuilds/{rebuildId}` to follow its `progress`. One recount at a time: another under way answers 409 REBUILD_RUNNING naming it. It reads every record of the organization, minutes for a large one: start it when the figures need it, not on a schedule.
+         */
+        post: operations["startReportRebuild"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/rebuilds/{rebuildId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a recount of the reports
+         * @description A recount started with `POST /v1/reports/rebuilds`: its `status`, its `progress` (writes made of those to make, known once the records are counted), and when it SUCCEEDED what it changed. Kept 30 days. Another organization’s, or an unknown id, answers 404.
+         */
+        get: operations["getReportRebuild"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sign-in/codes": {
         parameters: {
             query?: never;
@@ -4519,6 +4559,50 @@ export interface components {
             }[];
             /** @description Leads created on the days of the range that are LOST now. */
             lost: number;
+        };
+        /**
+         * @example {
+         *       "id": "rebuild_01JQ4Y3M8R2D7W5K9T1V6B0C4N",
+         *       "status": "SUCCEEDED",
+         *       "progress": {
+         *         "done": 5,
+         *         "total": 5
+         *       },
+         *       "daysChanged": 3,
+         *       "daysUnchanged": 28,
+         *       "factsRewritten": 2,
+         *       "failure": null,
+         *       "createdAt": "2026-04-01T00:12:05.118Z",
+         *       "updatedAt": "2026-04-01T00:12:09.402Z",
+         *       "finishedAt": "2026-04-01T00:12:09.402Z"
+         *     }
+         */
+        ReportRebuild: {
+            id: string;
+            /**
+             * @description QUEUED, then COUNTING the organization’s records, then WRITING the day counters and lead facts that differ, then SUCCEEDED or FAILED.
+             * @enum {string}
+             */
+            status: "QUEUED" | "COUNTING" | "WRITING" | "SUCCEEDED" | "FAILED";
+            /** @description The writes made of those to make: `total` is null until the records are counted, and 0 when the reports were right. */
+            progress: {
+                done: number;
+                total: number | null;
+            };
+            /** @description Days whose counters were wrong and are rewritten; null until it SUCCEEDED. */
+            daysChanged: number | null;
+            /** @description Days whose counters were right; null until it SUCCEEDED. */
+            daysUnchanged: number | null;
+            /** @description Leads whose counted history was wrong and is rewritten; null until it SUCCEEDED. */
+            factsRewritten: number | null;
+            /** @description Why it FAILED; null otherwise. Nothing it wrote was wrong: start another. */
+            failure: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description When it SUCCEEDED or FAILED; null before. */
+            finishedAt: string | null;
         };
         /**
          * @example {
@@ -13332,6 +13416,99 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    startReportRebuild: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Count the reports again from the records */
+            202: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rebuild: components["schemas"]["ReportRebuild"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description REBUILD_RUNNING: a recount is under way; its id is in the message. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the recount could not be queued; nothing was started (its record reads FAILED). Retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (STORE_UNAVAILABLE, SERVICE_UNAVAILABLE). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getReportRebuild: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rebuildId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Follow a recount of the reports */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rebuild: components["schemas"]["ReportRebuild"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     requestSignInCode: {
         parameters: {
             query?: never;
@@ -13986,7 +14163,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (118 tools in about 554 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (120 tools in about 560 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

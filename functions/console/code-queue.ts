@@ -1,4 +1,4 @@
-import type { Capability } from '#shared/routes/route';
+import { queueSender } from '#shared/routes/queue-sender';
 import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
 import { smsSender } from '../sms/capability';
 
@@ -20,13 +20,8 @@ const codeQueueNames = (tableName: string) => ({ queue: `${tableName}-sign-in-co
 /** The variable that carries the queue's URL to the route that sends to it. */
 export const QUEUE_URL = 'SIGN_IN_CODE_QUEUE_URL';
 
-/** Sending asks to the queue: its URL, and SendMessage to it (SSE-SQS, so no key to grant). */
-export const signInCodeQueueSender: Capability = {
-  name: 'signInCodeQueueSender',
-  reachesOutside: true,
-  environment: ({ tableName, region, account, urlSuffix }) => ({ [QUEUE_URL]: `https://sqs.${region}.${urlSuffix}/${account}/${codeQueueNames(tableName).queue}` }),
-  statements: ({ partition, region, account, tableName }) => [{ actions: ['sqs:SendMessage'], resources: [`arn:${partition}:sqs:${region}:${account}:${codeQueueNames(tableName).queue}`] }],
-};
+/** Sending asks to the queue: its URL, and SendMessage to it. */
+export const signInCodeQueueSender = queueSender({ name: 'signInCodeQueueSender', queueName: (tableName) => codeQueueNames(tableName).queue, urlVariable: QUEUE_URL });
 
 /**
  * The queue of the asks, with its dead letters. A message is taken in seconds; one that failed five receives (the

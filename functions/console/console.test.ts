@@ -12,6 +12,7 @@ import { sentLocally } from '../sms/local-provider';
 import { LOOPBACK_REDIRECT, pkce, registeredClient } from '../../test/support/oauth';
 import { mcpConnector } from '../../test/support/mcp-client';
 import { codeTextedTo } from '../../test/support/member-session';
+import { holdWrite } from '../../test/support/interleave';
 
 /**
  * The console as a person uses it: Debian's Chromium against the local server (its edge serves the console and turns
@@ -338,6 +339,24 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
     expect(lines.find((line) => line.includes('HYPERLINK'))).toContain(`"'=HYPERLINK(""http://example.com"",""Click"")"`);
     expect(lines.find((line) => line.includes('Smith'))).toContain(',"Smith, Jones & Co",');
     await page.getByText('Exported 101 Quoted leads.').waitFor();
+
+    // Long work of the API: a recount of the reports. This server runs no stream consumer, so nothing was counted: the
+    // recount writes a day and a history per lead. Its second write is held until the page shows the first one made.
+    await page.goto(`${api.url}/console/reports`);
+    await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();
+    const factsWrite = holdWrite(/"sk":"FACTS"/);
+    try {
+      await page.getByRole('button', { name: 'Recount the reports' }).click();
+      await factsWrite.reached;
+      const corrections = page.getByRole('progressbar', { name: 'Corrections written' });
+      await expect.poll(() => corrections.getAttribute('value'), { timeout: 10_000 }).toBe('1');
+      expect(await page.locator('.recount [aria-live="polite"]').textContent()).toBe('1 of 102');
+    } finally {
+      factsWrite.release();
+    }
+    await page.getByText('Recounted: 1 days and 101 leads’ histories corrected.').first().waitFor();
+    const leadsCreated = page.getByRole('link', { name: /Leads created/ });
+    await expect.poll(() => leadsCreated.textContent()).toBe('101 Leads created');
     await page.close();
   });
 

@@ -50,6 +50,7 @@ export const ROUTES_ABOVE_MEMBER: readonly { method: string; path: string; role:
   { method: 'PATCH', path: '/v1/inbound-endpoints/{inboundEndpointId}', role: 'ADMIN' },
   { method: 'DELETE', path: '/v1/inbound-endpoints/{inboundEndpointId}', role: 'ADMIN' },
   { method: 'POST', path: '/v1/inbound-endpoints/{inboundEndpointId}/rotate', role: 'ADMIN' },
+  { method: 'POST', path: '/v1/reports/rebuilds', role: 'MANAGER' },
   { method: 'GET', path: '/v1/api-keys', role: 'ADMIN' },
   { method: 'POST', path: '/v1/api-keys', role: 'ADMIN' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', role: 'ADMIN' },

@@ -7,7 +7,7 @@ const org = organizationPartition;
  * counter item per organization per local day, a marker per stream record counted, and a facts item per lead. None
  * is a record of the API: both stream consumers skip their entities before any work.
  */
-export const REPORT_ENTITIES = { day: 'REPORT_DAY', mark: 'REPORT_MARK', facts: 'REPORT_FACTS' } as const;
+export const REPORT_ENTITIES = { day: 'REPORT_DAY', mark: 'REPORT_MARK', facts: 'REPORT_FACTS', rebuild: 'REPORT_REBUILD' } as const;
 
 /** The records the reports count, by their items' `entity` (./contributions.ts counts each): the counting consumer's filter. */
 export const COUNTED_ENTITIES = ['LEAD', 'INQUIRY', 'SMS_MESSAGE', 'APPOINTMENT', 'SMS_OPT_OUT', 'AUTOMATION_RUN'] as const;
@@ -24,6 +24,10 @@ export const reportKeys = {
   reportMark: (o: string, eventId: string): Key => ({ pk: `${org(o)}#REPORTS#MARK#${eventId}`, sk: 'MARK' }),
   /** A lead's history as counted (first inquiry, earliest contacts, furthest stage), kept off the lead item. */
   reportLeadFacts: (o: string, leadId: string): Key => ({ pk: `${org(o)}#REPORTS#LEAD#${leadId}`, sk: 'FACTS' }),
+  /** A recount an owner started (POST /v1/reports/rebuilds): its status and progress, beside the days it rewrites. */
+  reportRebuild: (o: string, rebuildId: string): Key => ({ pk: `${org(o)}#REPORTS`, sk: `REBUILD#${rebuildId}` }),
+  /** The organization's one recount under way, by its id, until it ends or its lease lapses: a second is refused. */
+  activeReportRebuild: (o: string): Key => ({ pk: `${org(o)}#REPORTS`, sk: 'REBUILDING' }),
 } as const;
 
 /** The date a day item's sort key names. */
@@ -34,4 +38,6 @@ export const reportKeySamples = keySamplesOf(reportKeys, {
   reportDays: ['2026-02-13', '2026-03-14'],
   reportMark: ['c4ca4238a0b923820dcc509a6f75849b'],
   reportLeadFacts: ['lead_01JA0000000000000000000000'],
+  reportRebuild: ['rebuild_01JA0000000000000000000000'],
+  activeReportRebuild: [],
 });

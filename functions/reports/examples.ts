@@ -54,3 +54,17 @@ export const reportFunnel = {
   ],
   lost: 3,
 };
+
+/** A recount that found three days and two leads' histories wrong, and rewrote them. */
+export const reportRebuild = {
+  id: 'rebuild_01JQ4Y3M8R2D7W5K9T1V6B0C4N',
+  status: 'SUCCEEDED',
+  progress: { done: 5, total: 5 },
+  daysChanged: 3,
+  daysUnchanged: 28,
+  factsRewritten: 2,
+  failure: null,
+  createdAt: '2026-04-01T00:12:05.118Z',
+  updatedAt: '2026-04-01T00:12:09.402Z',
+  finishedAt: '2026-04-01T00:12:09.402Z',
+};

@@ -84,14 +84,21 @@ function rewriteDay(organizationId: string, day: string, totals: Totals, seen: S
 
 class MovedMeanwhile extends Error {}
 
-/** Each write alone; what the consumer moved meanwhile (a refused condition) is named, to be counted again. */
-async function writeEach(writes: [name: string, write: (onMoved: () => Error) => TransactWrite][]): Promise<string[]> {
+/** How far a rebuild has got: counting the records (no total yet), then writing what differs, `done` of `total`. */
+export type RebuildProgress = { phase: 'COUNTING' } | { phase: 'WRITING'; done: number; total: number };
+
+/** Told of each step of a rebuild's first attempt (its later ones redo only what the consumer moved meanwhile). */
+export type OnRebuildProgress = (progress: RebuildProgress) => Promise<void>;
+
+/** Each write alone, `onWritten` told after each; what the consumer moved meanwhile (a refused condition) is named, to be counted again. */
+async function writeEach(writes: [name: string, write: (onMoved: () => Error) => TransactWrite][], onWritten?: (done: number) => Promise<void>): Promise<string[]> {
   const moved: string[] = [];
-  for (const [name, write] of writes) {
+  for (const [at, [name, write]] of writes.entries()) {
     await transact([write(() => new MovedMeanwhile())]).catch((error: unknown) => {
       if (!(error instanceof MovedMeanwhile)) throw error;
       moved.push(name);
     });
+    await onWritten?.(at + 1);
   }
   return moved;
 }
@@ -105,7 +112,8 @@ interface Attempt {
 }
 
 /** One rebuild: what is stored, what the records say, and (unless a dry run) the difference written. */
-async function attempt(organizationId: string, timezone: string, dryRun: boolean): Promise<Attempt> {
+async function attempt(organizationId: string, timezone: string, dryRun: boolean, onProgress?: OnRebuildProgress): Promise<Attempt> {
+  await onProgress?.({ phase: 'COUNTING' });
   const stored = await readDays(organizationId);
   const counted = await recount(organizationId, timezone);
   const leadIds = [...counted.facts.keys()];
@@ -114,12 +122,13 @@ async function attempt(organizationId: string, timezone: string, dryRun: boolean
   const days = [...new Set([...stored.keys(), ...counted.days.keys()])].sort();
   const changedDays = days.filter((day) => changesOf(day, stored.get(day)?.totals ?? {}, counted.days.get(day) ?? {}).length > 0);
   const staleFacts = leadIds.filter((leadId) => !storedFacts.has(leadId) || !sameFacts(storedFacts.get(leadId)!.facts, counted.facts.get(leadId)!));
-  const moved = dryRun
-    ? []
-    : await writeEach([
-        ...changedDays.map((day): [string, (onMoved: () => Error) => TransactWrite] => [day, (onMoved) => rewriteDay(organizationId, day, counted.days.get(day) ?? {}, stored.get(day), onMoved)]),
-        ...staleFacts.map((leadId): [string, (onMoved: () => Error) => TransactWrite] => [leadId, (onMoved) => rewriteFacts(organizationId, leadId, counted.facts.get(leadId)!, storedFacts.get(leadId), onMoved)]),
-      ]);
+  const writes = [
+    ...changedDays.map((day): [string, (onMoved: () => Error) => TransactWrite] => [day, (onMoved) => rewriteDay(organizationId, day, counted.days.get(day) ?? {}, stored.get(day), onMoved)]),
+    ...staleFacts.map((leadId): [string, (onMoved: () => Error) => TransactWrite] => [leadId, (onMoved) => rewriteFacts(organizationId, leadId, counted.facts.get(leadId)!, storedFacts.get(leadId), onMoved)]),
+  ];
+  const total = dryRun ? 0 : writes.length;
+  await onProgress?.({ phase: 'WRITING', done: 0, total });
+  const moved = dryRun ? [] : await writeEach(writes, onProgress && ((done) => onProgress({ phase: 'WRITING', done, total })));
   const changes = changedDays.flatMap((day) => changesOf(day, stored.get(day)?.totals ?? {}, counted.days.get(day) ?? {}));
   return { changes, daysChanged: changedDays.length, daysUnchanged: days.length - changedDays.length, factsRewritten: staleFacts.length, moved };
 }
@@ -135,9 +144,9 @@ function rewriteFacts(organizationId: string, leadId: string, facts: LeadFacts, 
  * is done again, at most ATTEMPTS times, then named in `runAgain`). Reads every record of the organization and one
  * Query per lead: an off-peak operation (docs/decisions/reports.md).
  */
-export async function rebuildReports(organizationId: string, { dryRun = false } = {}): Promise<RebuildReport> {
+export async function rebuildReports(organizationId: string, { dryRun = false, onProgress }: { dryRun?: boolean; onProgress?: OnRebuildProgress } = {}): Promise<RebuildReport> {
   const timezone = await getOrganizationTimezone(organizationId);
-  let result = await attempt(organizationId, timezone, dryRun);
+  let result = await attempt(organizationId, timezone, dryRun, onProgress);
   const first = result;
   for (let tries = 1; result.moved.length > 0 && tries < ATTEMPTS; tries++) result = await attempt(organizationId, timezone, dryRun);
   // What the first attempt found is what was wrong; a later one only redoes what the consumer moved meanwhile.

@@ -3,6 +3,8 @@ import { COUNTED_ENTITIES, reportKeys, reportKeySamples } from './entity';
 import * as examples from './examples';
 import { reportRoutes } from './routes';
 import { ReportFunnel, ReportSummary, ReportTimeseries } from './schema';
+import { ReportRebuild } from './rebuild-schema';
+import { reportRebuilds, reportRebuildWorker } from './rebuild-queue';
 
 /**
  * The pipeline in numbers: counters per organization per local day, kept from the table's stream by CountReports,
@@ -14,7 +16,7 @@ export const reports = defineResource({
   routes: reportRoutes,
   // A member's session reads them; changing them is the pipeline's settings (shared/member-roles.ts).
   sessionRoles: { write: 'MANAGER' },
-  components: namedComponents({ ReportSummary, ReportTimeseries, ReportFunnel }, examples),
+  components: namedComponents({ ReportSummary, ReportTimeseries, ReportFunnel, ReportRebuild }, examples),
   // The table stream's second reader (DynamoDB Streams advise at most two per shard): it keeps the day counters, so a
   // counting fault holds back no event or webhook, and RecordEvents' faults hold back no count (functions/reports/count.ts).
   workers: [
@@ -33,6 +35,9 @@ export const reports = defineResource({
       // Put or Delete.
       dynamodb: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
     },
+    // A recount an owner started (POST /v1/reports/rebuilds), off the request: it reads every record.
+    reportRebuildWorker,
   ],
+  channels: [reportRebuilds],
   keys: [{ builders: reportKeys, samples: reportKeySamples }],
 });

@@ -3,6 +3,8 @@ import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { EARLIEST_REPORT_DATE, MAX_RANGE_DAYS } from './range';
 import { ReportFunnelResponse, ReportRangeQuery, ReportSummaryResponse, ReportTimeseriesQuery, ReportTimeseriesResponse } from './schema';
 import { prose } from '#shared/prose';
+import { RebuildIdPath, ReportRebuildResponse } from './rebuild-schema';
+import { reportRebuildQueueSender } from './rebuild-queue';
 
 /** What every report says of its range and its cost: the same counters, read the same way. */
 const READ = prose`
@@ -52,4 +54,49 @@ export const getReportFunnel = report('funnel', ReportRangeQuery, ReportFunnelRe
   `,
 });
 
-export const reportRoutes = [getReportSummary, getReportTimeseries, getReportFunnel];
+export const startReportRebuild = defineRoute({
+  operationId: 'startReportRebuild',
+  method: 'POST',
+  path: '/v1/reports/rebuilds',
+  summary: 'Count the reports again from the records',
+  description: prose`
+    Starts a recount of the organization’s reports from its records, for figures that look wrong: every lead,
+    inquiry, SMS, appointment and automation run is counted again, and each day’s counters and each lead’s counted
+    history that differ are rewritten (what was right is left alone). It runs in the background: the answer is 202 with
+    the recount QUEUED; read it back with \`GET /v1/reports/rebuilds/{rebuildId}\` to follow its \`progress\`. One
+    recount at a time: another under way answers 409 REBUILD_RUNNING naming it. It reads every record of the
+    organization, minutes for a large one: start it when the figures need it, not on a schedule.
+  `,
+  tag: 'Reports',
+  // The recount's item and the organization's one place in one transaction (a 409 reads which recount holds it).
+  dynamodb: ['PutItem', 'GetItem', 'UpdateItem', 'DeleteItem'],
+  capabilities: [reportRebuildQueueSender],
+  status: 202,
+  request: {},
+  response: ReportRebuildResponse,
+  errors: [409],
+  responses: {
+    409: { description: 'REBUILD_RUNNING: a recount is under way; its id is in the message.' },
+    503: { description: 'SERVICE_UNAVAILABLE: the recount could not be queued; nothing was started (its record reads FAILED). Retry after Retry-After.' },
+  },
+});
+
+export const getReportRebuild = defineRoute({
+  operationId: 'getReportRebuild',
+  method: 'GET',
+  path: '/v1/reports/rebuilds/{rebuildId}',
+  summary: 'Follow a recount of the reports',
+  description: prose`
+    A recount started with \`POST /v1/reports/rebuilds\`: its \`status\`, its \`progress\` (writes made of those to make,
+    known once the records are counted), and when it SUCCEEDED what it changed. Kept 30 days. Another
+    organization’s, or an unknown id, answers 404.
+  `,
+  tag: 'Reports',
+  dynamodb: ['GetItem'],
+  status: 200,
+  request: { path: RebuildIdPath },
+  response: ReportRebuildResponse,
+  errors: [400, 404],
+});
+
+export const reportRoutes = [getReportSummary, getReportTimeseries, getReportFunnel, startReportRebuild, getReportRebuild];

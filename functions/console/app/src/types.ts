@@ -73,6 +73,7 @@ export type ApiKeySummary = Answer<'/v1/api-keys', 'get', 200>['keys'][number];
 export type ReportSummary = Schemas['ReportSummary'];
 export type ReportFunnel = Schemas['ReportFunnel'];
 export type ReportTimeseries = Schemas['ReportTimeseries'];
+export type ReportRebuild = Schemas['ReportRebuild'];
 
 // Each list of values above is complete: these fail to compile when the document names a value the list lacks.
 type _ListsAreComplete = [

@@ -5,9 +5,9 @@ import { day, money, percent, seconds, SOURCE_LABELS, STATUS_LABELS } from '../f
 import { INQUIRY_SOURCES, type ReportFunnel, type ReportSummary, type ReportTimeseries } from '../types';
 import { Loading, Page, useLoad } from '../ui';
 import { ChartFigure, type Charts, type Row } from './report-figure';
+import { Recount } from './recount';
+import { useSession } from '../session';
 
-// TODO(api): no report rebuild (or export) with a job to poll: functions/reports/rebuild.ts runs from the admin CLI only,
-// so the console offers neither; with POST /v1/reports/rebuilds and GET /v1/reports/rebuilds/{id} it would show progress.
 
 interface Range {
   from?: string;
@@ -73,6 +73,7 @@ export function Reports() {
   const [to, setTo] = useState('');
   const [charts, setCharts] = useState<Charts | null | undefined>(undefined);
   const loaded = useLoad((signal) => readReports(range, signal), [range.from, range.to]);
+  const session = useSession();
 
   // Chart.js loads with this screen alone; the figures' tables stand in for it should it fail to load.
   useEffect(() => {
@@ -146,6 +147,8 @@ export function Reports() {
           );
         }}
       </Loading>
+      {/* Counting the reports again is a change of the pipeline's settings: a MANAGER's or an ADMIN's. */}
+      {session && session.member.role !== 'MEMBER' && <Recount onDone={loaded.reload} />}
     </Page>
   );
 }

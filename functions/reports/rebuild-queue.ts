@@ -1,0 +1,63 @@
+import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
+import { queueSender } from '#shared/routes/queue-sender';
+
+/** A recount to run: the worker reads its record, so a message handed again finds it done. */
+export interface ReportRebuildJob {
+  organizationId: string;
+  rebuildId: string;
+}
+
+/** The queues' names: the events stack makes them, and the route that sends to the first names it the same way. */
+const rebuildQueueNames = (tableName: string) => ({ queue: `${tableName}-report-rebuilds`, deadLetters: `${tableName}-report-rebuild-dead-letters` });
+
+/** The variable that carries the queue's URL to the route that sends to it. */
+export const REBUILD_QUEUE_URL = 'REPORT_REBUILD_QUEUE_URL';
+
+/** Queuing recounts: the queue's URL, and SendMessage to it. */
+export const reportRebuildQueueSender = queueSender({ name: 'reportRebuildQueueSender', queueName: (tableName) => rebuildQueueNames(tableName).queue, urlVariable: REBUILD_QUEUE_URL });
+
+/** The worker's time: a recount reads every record of the organization and rewrites what differs, minutes for a large one. */
+export const REBUILD_WORKER_TIMEOUT_SECONDS = 900;
+
+/**
+ * The queue of recounts, with its dead letters. One message is one organization's recount, one at a time (batches of
+ * one, so a timeout fails no other). A recount that threw is marked FAILED before the message is handed again, so a
+ * second receive finds it done; messages dead-letter only when even that mark failed (the table unreachable), which
+ * pages.
+ */
+export const reportRebuilds: QueueChannelDefinition = {
+  kind: 'queue',
+  name: 'report-rebuilds',
+  id: 'ReportRebuilds',
+  queueName: (tableName) => rebuildQueueNames(tableName).queue,
+  retentionDays: 1,
+  visibilityTimeoutSeconds: 6 * REBUILD_WORKER_TIMEOUT_SECONDS,
+  batchSize: 1,
+  functionTimeoutSeconds: REBUILD_WORKER_TIMEOUT_SECONDS,
+  deadLetters: {
+    id: 'ReportRebuildDeadLetters',
+    queueName: (tableName) => rebuildQueueNames(tableName).deadLetters,
+    retentionDays: 14,
+    maxReceiveCount: 3,
+    alarm: { id: 'ReportRebuildDeadLettersWaiting', what: 'Report recounts an owner started could not be run or marked three times: they stay QUEUED or running until their lease lapses.' },
+  },
+  environment: { queueUrl: REBUILD_QUEUE_URL, deadLettersUrl: 'REPORT_REBUILD_DLQ_URL' },
+  // Its retries wait on the clock the code reads, as SQS's do.
+  local: { install: 'rebuild-start#setReportRebuildQueue', what: 'report recount', logged: (job: ReportRebuildJob) => ({ organizationId: job.organizationId, rebuildId: job.rebuildId }), followsClock: true },
+};
+
+/**
+ * The worker: each recount through `runReportRebuild` (./rebuild-jobs.ts), which reads the organization's records and
+ * day counters, rewrites what differs (./rebuild.ts) and records its progress on the recount's item.
+ */
+export const reportRebuildWorker: WorkerDefinition = {
+  name: 'RebuildReports',
+  handler: 'rebuild-worker',
+  trigger: { kind: 'queue', queue: reportRebuilds.name },
+  // What the admin CLI's rebuild reads and writes (every record's partitions and the reports'), and the recount's item.
+  dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+  // The inquiries, SMS messages, appointments and automations' runs, each listed by an index (./recount.ts).
+  indexes: ['gsi1', 'gsi2'],
+  errorsAlarm: { id: 'RebuildReportsFailing', meaning: 'Report recounts failed in three 5-minute periods in a row: each is marked FAILED for its owner to start again.' },
+  local: 'rebuild-jobs#runReportRebuild',
+};
