@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../functions/resources';
-import type { RouteDefinition } from '#shared/routes/route';
+import { takesNoFields, type RouteDefinition } from '#shared/routes/route';
 import { itemsOf } from './support/fixtures';
 import { useTestApi } from './support/api';
 
@@ -48,7 +48,12 @@ describe('generated bad input on every route', () => {
     const { apiKey, organizationId } = await api.organization({ demo: true, usagePlan: 'internal' });
     const before = await itemsOf(organizationId);
     const accepted: string[] = [];
-    const authenticated = routes.filter((route) => route.auth !== 'none');
+    // A write that takes nothing (no path id, no field: starting a recount of the reports) has a valid request in any
+    // request without a body; its own tests send it (functions/reports/rebuild-jobs.test.ts), and its bodies with a
+    // field are refused by the same rule as every field-less action's.
+    const takesNothing = (route: RouteDefinition) => route.auth !== 'none' && !route.sessionOnly && takesNoFields(route) && !route.path.includes('{');
+    const authenticated = routes.filter((route) => route.auth !== 'none' && !takesNothing(route));
+    expect(routes.filter(takesNothing).map((route) => route.operationId)).toEqual(['startReportRebuild']);
 
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...authenticated), fc.array(pathValue, { minLength: 1, maxLength: 3 }), query, body, headers, async (route, values, params, raw, extra) => {

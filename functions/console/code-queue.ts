@@ -21,7 +21,7 @@ const codeQueueNames = (tableName: string) => ({ queue: `${tableName}-sign-in-co
 export const QUEUE_URL = 'SIGN_IN_CODE_QUEUE_URL';
 
 /** Sending asks to the queue: its URL, and SendMessage to it. */
-export const signInCodeQueueSender = queueSender({ name: 'signInCodeQueueSender', queueName: (tableName) => codeQueueNames(tableName).queue, urlVariable: QUEUE_URL });
+export const signInCodeQueueSender = queueSender({ name: 'signInCodeQueueSender', queueName: (tableName) => codeQueueNames(tableName).queue, urlVariable: QUEUE_URL, reachesOutside: true });
 
 /**
  * The queue of the asks, with its dead letters. A message is taken in seconds; one that failed five receives (the

@@ -424,14 +424,14 @@ describe('deletions read back as events', () => {
 describe('previousAttributes on *.updated events', () => {
   const updatesOf = async (client: Client, type: string) => (await eventsOf(client, `&type=${type}`)).events as { data: Record<string, unknown>; previousAttributes?: Record<string, unknown> }[];
 
-  it('carries only the old status when a lead PATCH changes its status, and the event holds the new lead', async () => {
+  it('carries only the old status, and when the lead took it, when a lead PATCH changes its status, and the event holds the new lead', async () => {
     const { client } = await api.organization();
     const lead = (await client.post('/v1/leads', { name: 'Ada Lovelace', email: 'ada@example.com', suburb: 'Newtown' })).body.lead;
     const updated = (await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED', suburb: 'Newtown' })).body.lead;
     const [event] = await updatesOf(client, 'lead.updated');
     expect(event).toMatchObject({ data: updated, previousAttributes: { status: 'NEW' } });
-    expect(event!.previousAttributes).toEqual({ status: lead.status });
-    expect((await client.get(`/v1/events/${(event as unknown as { id: string }).id}`)).body.event.previousAttributes).toEqual({ status: 'NEW' });
+    expect(event!.previousAttributes).toEqual({ status: lead.status, statusChangedAt: lead.statusChangedAt });
+    expect((await client.get(`/v1/events/${(event as unknown as { id: string }).id}`)).body.event.previousAttributes).toEqual({ status: 'NEW', statusChangedAt: lead.statusChangedAt });
   });
 
   it('records inquiry.updated when an inquiry is marked read and when it is retagged, each with the field it changed', async () => {

@@ -84,18 +84,20 @@ describe('the tool list an agent loads', () => {
     expect(((await refused.json()) as any).error.details[0].path).toBe('tools');
   });
 
-  it('offers the three reports as read-only tools in the reports toolset, outside the curated ones', async () => {
+  it('offers the three reports as read-only tools in the reports toolset, with the recount and its reading, outside the curated ones', async () => {
     const { organizationId, apiKey } = await api.organization();
     const reports = (await listedJson(apiKey, '?tools=reports')).tools;
     expect(reports.map((tool) => [tool.name, tool.annotations.readOnlyHint])).toEqual([
       ['get_report_summary', true],
       ['get_report_timeseries', true],
       ['get_report_funnel', true],
+      ['start_report_rebuild', false],
+      ['get_report_rebuild', true],
     ]);
-    expect(curatedNames.filter((name) => name.startsWith('get_report'))).toEqual([]);
-    // A key that may only read is offered them, and a call answers the report.
+    expect(curatedNames.filter((name) => name.includes('report'))).toEqual([]);
+    // A key that may only read is offered the reads, and a call answers the report.
     const { token } = await createApiKey(organizationId, null, 'reader', 'read');
-    expect((await listedJson(token, '?tools=reports')).tools.map((tool) => tool.name)).toEqual(reports.map((tool) => tool.name));
+    expect((await listedJson(token, '?tools=reports')).tools.map((tool) => tool.name)).toEqual(reports.filter((tool) => tool.annotations.readOnlyHint).map((tool) => tool.name));
     const called = await (await connect(token, '?tools=reports')).callTool({ name: 'get_report_summary', arguments: { from: '2026-03-01', to: '2026-03-31' } });
     expect(called.isError).toBeFalsy();
     expect(JSON.parse((called.content as { text: string }[])[0]!.text).summary).toMatchObject({ from: '2026-03-01', to: '2026-03-31', leads: { created: 0 } });

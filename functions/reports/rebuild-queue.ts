@@ -14,7 +14,7 @@ const rebuildQueueNames = (tableName: string) => ({ queue: `${tableName}-report-
 export const REBUILD_QUEUE_URL = 'REPORT_REBUILD_QUEUE_URL';
 
 /** Queuing recounts: the queue's URL, and SendMessage to it. */
-export const reportRebuildQueueSender = queueSender({ name: 'reportRebuildQueueSender', queueName: (tableName) => rebuildQueueNames(tableName).queue, urlVariable: REBUILD_QUEUE_URL });
+export const reportRebuildQueueSender = queueSender({ name: 'reportRebuildQueueSender', queueName: (tableName) => rebuildQueueNames(tableName).queue, urlVariable: REBUILD_QUEUE_URL, reachesOutside: false });
 
 /** The worker's time: a recount reads every record of the organization and rewrites what differs, minutes for a large one. */
 export const REBUILD_WORKER_TIMEOUT_SECONDS = 900;

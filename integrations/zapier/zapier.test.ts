@@ -187,7 +187,8 @@ describe('REST-hook triggers', () => {
     await client.patch(`/v1/leads/${lead.id}`, { status: 'CONTACTED' });
     const deliveries = (await receiver.waitFor(2)).filter((delivery) => delivery.headers['webhook-id']).map((delivery) => JSON.parse(delivery.body));
     const passed = await Promise.all(deliveries.map((event) => run(trigger.perform, apiKey, { cleanedRequest: event, subscribeData: subscribed })));
-    expect(passed.map((events: { previousAttributes: unknown }[]) => events.map((event) => event.previousAttributes))).toEqual([[], [{ status: 'NEW' }]]);
+    // The status change carries the old status and when the lead took it: its creation.
+    expect(passed.map((events: { previousAttributes: unknown }[]) => events.map((event) => event.previousAttributes))).toEqual([[], [{ status: 'NEW', statusChangedAt: lead.createdAt }]]);
 
     await run(trigger.performUnsubscribe, apiKey, { targetUrl, subscribeData: subscribed });
     expect((await client.get(`/v1/webhooks/${subscribed.id}`)).status).toBe(404);

@@ -1,14 +1,15 @@
 import type { Capability } from './route';
 
 /**
- * Sending to one of the events stack's queues by its name (`queueName` of the table's): the queue's URL in
+ * Sending to one of the events stack's queues by its name (`queueName` of the table's), reaching outside the API when
+ * its worker does (`reachesOutside`: a text to a person; an MCP tool's open-world hint): the queue's URL in
  * `urlVariable`, and SendMessage to it alone (SSE-SQS, so no key to grant). The queue is made by the events stack,
  * which the API stack deploys after, so the name is known with no cross-stack reference.
  */
-export function queueSender({ name, queueName, urlVariable }: { name: string; queueName: (tableName: string) => string; urlVariable: string }): Capability {
+export function queueSender({ name, queueName, urlVariable, reachesOutside }: { name: string; queueName: (tableName: string) => string; urlVariable: string; reachesOutside: boolean }): Capability {
   return {
     name,
-    reachesOutside: true,
+    reachesOutside,
     environment: ({ tableName, region, account, urlSuffix }) => ({ [urlVariable]: `https://sqs.${region}.${urlSuffix}/${account}/${queueName(tableName)}` }),
     statements: ({ partition, region, account, tableName }) => [{ actions: ['sqs:SendMessage'], resources: [`arn:${partition}:sqs:${region}:${account}:${queueName(tableName)}`] }],
   };
