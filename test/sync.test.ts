@@ -371,6 +371,7 @@ describe('an SMS inquiry, whose thread shows its messages', () => {
 const UNSYNCED_LISTS: Record<string, string> = {
   listHolds: 'a hold lives five minutes, and each new one is a hold.created event (docs/decisions/receptionist-and-appointments.md)',
   listStoppedAutomationRuns: 'a stopped run never changes again: stoppedSince reads those stopped since an instant (docs/decisions/automation-runs.md)',
+  listLeadAutomationRuns: 'a run’s changes are in its automation’s log: GET /v1/automations/{automationId}/runs?updatedSince reads them (docs/decisions/automation-runs.md)',
 };
 /** The list routes: every route that answers a page (its response has a nextCursor), but those. */
 const LIST_ROUTES = routes.filter((route) => route.method === 'GET' && 'nextCursor' in ((route.response as { entries?: object }).entries ?? {}) && !(route.operationId in UNSYNCED_LISTS));
@@ -411,6 +412,7 @@ describe('every list route takes updatedSince', () => {
       'listAutomationTemplates',
       'listEventSamples',
       'listHolds',
+      'listLeadAutomationRuns',
       'listOauthGrants',
       'listOrganizationServices',
       'listStoppedAutomationRuns',

@@ -109,7 +109,7 @@ export interface paths {
         };
         /**
          * List inquiries, newest first, filtered by lead, source, read state, call outcome and/or creation time
-         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId`, `source`, `isRead` (`false`: the inbox), `callOutcome` (the missed or transferred calls), and by `createdSince` (inquiries created at or after an instant: new ones since a visit), in any combination; `totalCount` is exact for every filter. `expand=lead` adds each inquiry’s lead, `expand=external` the id in the source system, `expand=both` both.
+         * @description Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by `leadId`, `source`, `isRead` (`false`: the inbox), `callOutcome` (the missed or transferred calls), and by `createdSince` (inquiries created at or after an instant: new ones since a visit) and `createdBefore`, in any combination; `totalCount` is exact for every filter. `expand=lead` adds each inquiry’s lead, `expand=external` the id in the source system, `expand=both` both.
          */
         get: operations["listInquiries"];
         put?: never;
@@ -452,6 +452,26 @@ export interface paths {
          * @description The organization’s runs that stopped before their last step (`status` STOPPED), whichever automation they are of, the latest to stop first; `stoppedReason` keeps one reason’s (`lead.replied`: the lead answered, and the follow-up stopped as it should), `stoppedSince` those stopped at or after an instant. A stopped run never changes again, so `stoppedSince` is how a poller reads what stopped since its last read: the list takes no `updatedSince`. Runs that are still going, completed or failed are listed per automation (GET /v1/automations/{automationId}/runs).
          */
         get: operations["listStoppedAutomationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leads/{leadId}/automation-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a lead’s automation runs, of every automation, newest first
+         * @description Every run started for the lead, whichever automation it is of and whatever its status, newest first, each with its steps and, for a STOPPED one, why it stopped. An unknown lead, or another organization’s, answers 404. A run’s changes are read per automation (`updatedSince` on GET /v1/automations/{automationId}/runs): this list takes none.
+         */
+        get: operations["listLeadAutomationRuns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5356,6 +5376,8 @@ export interface operations {
                 expand?: "external" | "lead" | "both";
                 /** @description Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with the other filters, and `totalCount` counts them. Not with `updatedSince`. Before 9999-01-01T00:00:00.000Z. */
                 createdSince?: string;
+                /** @description Only the inquiries created (`createdAt`) before this instant, newest first: with `createdSince`, a window (a report’s day or month). Combines with the other filters, and `totalCount` counts them. Not with `updatedSince`. Before 9999-01-01T00:00:00.000Z. */
+                createdBefore?: string;
                 /** @description Only the inquiries read (`true`) or unread (`false`): the inbox. Combines with the other filters; not with `updatedSince`. */
                 isRead?: boolean;
                 /** @description Only the calls of this outcome (the missed calls to return): implies `source=CALL`, and another source answers 400. Combines with the other filters; not with `updatedSince`. */
@@ -7543,6 +7565,61 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listLeadAutomationRuns: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                leadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List a lead’s automation runs, of every automation, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["AutomationRun"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -14163,7 +14240,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (120 tools in about 560 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (121 tools in about 565 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

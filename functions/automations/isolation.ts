@@ -13,6 +13,7 @@ export const isolationCases: IsolationCases = {
   previewAutomation: [{ path: (ids) => `/v1/automations/${ids.automationId}/preview`, body: (ids) => ({ leadId: ids.leadId }), expect: 'not-found' }],
   getAutomationRun: [{ path: (ids) => `/v1/automation-runs/${ids.runId}`, expect: 'not-found' }],
   cancelAutomationRun: [{ path: (ids) => `/v1/automation-runs/${ids.runId}/cancel`, expect: 'not-found' }],
+  listLeadAutomationRuns: [{ path: (ids) => `/v1/leads/${ids.leadId}/automation-runs`, expect: 'not-found' }],
   listStoppedAutomationRuns: 'No id enters: the list is the key’s organization’s own stopped runs (functions/automations/runs/stopped-runs.test.ts lists one organization’s while another’s have stopped).',
   createAutomation: 'creates; a notify_member step names a member by id, read only in the caller’s partition (functions/automations/automations.test.ts: another organization’s member answers 400)',
   listAutomations: 'lists the caller’s automations',

@@ -24,6 +24,7 @@ export const tour: ResourceTour = {
     { route: 'GET /v1/automation-runs/{runId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/automation-runs/${s.runId}` }) },
     { route: 'POST /v1/automation-runs/{runId}/cancel', kind: 'other', request: (s) => ({ method: 'POST', path: `/v1/automation-runs/${s.runId}/cancel` }) },
     { route: 'GET /v1/automation-runs', kind: 'list', request: () => ({ method: 'GET', path: '/v1/automation-runs?stoppedReason=cancelled' }) },
+    { route: 'GET /v1/leads/{leadId}/automation-runs', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/leads/${s.leadId}/automation-runs` }) },
     { route: 'GET /v1/automations', kind: 'list', request: () => ({ method: 'GET', path: '/v1/automations' }) },
     { route: 'DELETE /v1/automations/{automationId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/automations/${s.automationId}` }) },
   ],

@@ -321,7 +321,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', { timeout: 90_000
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export Quoted leads (CSV)' }).click();
     const progress = page.getByRole('progressbar', { name: 'Leads exported' });
-    await expect.poll(() => progress.getAttribute('value')).toBe('100');
+    // Polled for up to 10 s: the first page's 100 leads take their time on a loaded machine.
+    await expect.poll(() => progress.getAttribute('value'), { timeout: 10_000 }).toBe('100');
     expect(await page.locator('.export [aria-live="polite"]').textContent()).toBe('100 of 101');
     release();
     const saved = await download;

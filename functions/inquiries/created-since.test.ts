@@ -82,6 +82,29 @@ describe('GET /v1/inquiries?createdSince', () => {
     expect([body.totalCount, idsOf(body)]).toEqual([expected(seeded).length, expected(seeded)]);
   });
 
+  it.each([
+    ['a millisecond after an inquiry’s createdAt keeps it', 1, 3],
+    ['its createdAt exactly leaves it out', 0, 2],
+    ['a millisecond before leaves it out', -1, 2],
+  ])('createdBefore: %s', async (_, ms, count) => {
+    const { client, ids } = await seededOrganization();
+    const { body } = await client.get(`/v1/inquiries?createdBefore=${encodeURIComponent(shifted(minutes(3), ms))}`);
+    expect([body.totalCount, idsOf(body)]).toEqual([count, [ids[2], ids[1], ids[0]].slice(3 - count)]);
+  });
+
+  it('reads createdSince and createdBefore together as a window, with the other filters, and a window that closes before it opens as empty', async () => {
+    const { client, ids, leadA } = await seededOrganization();
+    const window = `${since(minutes(2))}&createdBefore=${encodeURIComponent(minutes(5))}`;
+    expect(idsOf((await client.get(`/v1/inquiries?${window}`)).body)).toEqual([ids[3], ids[2], ids[1]]);
+    expect((await client.get(`/v1/inquiries?${window}&source=EMAIL`)).body).toMatchObject({ totalCount: 1, inquiries: [{ id: ids[3] }] });
+    expect((await client.get(`/v1/inquiries?${window}&leadId=${leadA}`)).body).toMatchObject({ totalCount: 1, inquiries: [{ id: ids[2] }] });
+    expect((await client.get(`/v1/inquiries?${window}&isRead=false`)).body.totalCount).toBe(3);
+    const closed = `${since(minutes(4))}&createdBefore=${encodeURIComponent(minutes(2))}`;
+    expect((await client.get(`/v1/inquiries?${closed}`)).body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
+    // The same instant both ends: an empty window.
+    expect((await client.get(`/v1/inquiries?${since(minutes(3))}&createdBefore=${encodeURIComponent(minutes(3))}`)).body.totalCount).toBe(0);
+  });
+
   it('pages by cursor and by page number within the range, and a cursor belongs to its createdSince', async () => {
     const { client, ids } = await seededOrganization();
     const path = `/v1/inquiries?${since(minutes(2))}&limit=3`;
@@ -110,6 +133,9 @@ describe('GET /v1/inquiries?createdSince', () => {
     ['createdSince=2025-02-30T09:00:00Z', 'createdSince'],
     ['createdSince=9999-01-01T00:00:00.000Z', 'createdSince'],
     ['createdSince=2025-03-03T09:00:00Z&updatedSince=2025-03-03T09:00:00Z', 'updatedSince'],
+    ['createdBefore=2025-03-03', 'createdBefore'],
+    ['createdBefore=', 'createdBefore'],
+    ['createdBefore=2025-03-03T09:00:00Z&updatedSince=2025-03-03T09:00:00Z', 'updatedSince'],
   ])('answers 400 naming the parameter for %s', async (query, field) => {
     const { client } = await api.organization();
     const res = await client.get(`/v1/inquiries?${query}`);

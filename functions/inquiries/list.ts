@@ -9,7 +9,7 @@ import { listOrChanges } from '#shared/store/change-log';
 import { keys } from '#shared/store/keys';
 import { pageOfFiltered } from '#shared/store/match-page';
 import { countedPage, rangePage, type PageSource } from '#shared/store/query-page';
-import { idsSince } from '#shared/store/retention';
+import { idsSince, lastIdAt } from '#shared/store/retention';
 import { InquiryLead, type CallOutcome, type InquiryListItem, type InquirySource, type ListInquiriesQuery } from './schema';
 import { toListItem } from './store';
 
@@ -60,15 +60,27 @@ async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord
 
 
 /**
- * One Query and one counter read. With createdSince (the ids from that time on: a ULID of createdAt sorts every
- * partition), the Query of that key range and a COUNT Query of it; a lead's inquiries filtered further, one Query of
- * the lead's partition (+ one BatchGetItem of the page's leads with expand=lead|both).
+ * The ids of the inquiries created at or after `createdSince` and before `createdBefore` (either may be absent): every
+ * list partition is sorted by the inquiry id, a ULID of its createdAt, so they are a key range of it.
  */
-export async function listInquiriesPage(organizationId: string, { leadId, source, isRead, callOutcome, expand, createdSince, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
+function createdRange(createdSince: string | undefined, createdBefore: string | undefined): [string, string] | undefined {
+  if (createdSince === undefined && createdBefore === undefined) return undefined;
+  const [from, to] = idsSince('inquiry', createdSince ?? '1970-01-01T00:00:00.000Z');
+  return [from, createdBefore === undefined ? to : lastIdAt('inquiry', Date.parse(createdBefore) - 1)];
+}
+
+/**
+ * One Query and one counter read. With createdSince or createdBefore, the Query of that key range and a COUNT Query
+ * of it; a lead's inquiries filtered further, one Query of the lead's partition (+ one BatchGetItem of the page's
+ * leads with expand=lead|both).
+ */
+export async function listInquiriesPage(organizationId: string, { leadId, source, isRead, callOutcome, expand, createdSince, createdBefore, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
   if (callOutcome && source && source !== 'CALL') throw new ValidationError([{ path: 'callOutcome', message: 'callOutcome filters calls: leave source out, or set it to CALL' }]);
   const filters = { leadId, source: callOutcome ? 'CALL' : source, isRead, callOutcome } as const;
-  const between = createdSince === undefined ? undefined : idsSince('inquiry', createdSince);
-  const log = { partition: keys.changeLog(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source, isRead, callOutcome, createdSince } };
+  const between = createdRange(createdSince, createdBefore);
+  // A window that closes before it opens holds nothing (and DynamoDB refuses such a BETWEEN).
+  if (between && between[0] > between[1] && request.updatedSince === undefined) return { items: [], totalCount: 0, page: request.page, limit: request.limit, nextCursor: null };
+  const log = { partition: keys.changeLog(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source, isRead, callOutcome, createdSince, createdBefore } };
   const listed = listSource(organizationId, filters);
   const ranged: PageSource = between ? { ...listed.source, skBetween: between } : listed.source;
   const found = await listOrChanges(request, log, (at) => {

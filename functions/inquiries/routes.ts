@@ -11,7 +11,7 @@ export const listInquiries = inquiry.list({
   description: prose`
     Every contact from a lead (call, email, chatbot, SMS, web form), newest first. Filter by \`leadId\`, \`source\`,
     \`isRead\` (\`false\`: the inbox), \`callOutcome\` (the missed or transferred calls), and by \`createdSince\`
-    (inquiries created at or after an instant: new ones since a visit), in any combination; \`totalCount\` is exact
+    (inquiries created at or after an instant: new ones since a visit) and \`createdBefore\`, in any combination; \`totalCount\` is exact
     for every filter. \`expand=lead\` adds each inquiry’s lead, \`expand=external\` the id in the source system,
     \`expand=both\` both.
   `,

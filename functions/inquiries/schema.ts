@@ -31,6 +31,9 @@ export const ListInquiriesQuery = v.object({
   createdSince: v.optional(
     Instant('createdSince', 'Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with the other filters, and `totalCount` counts them. Not with `updatedSince`.'),
   ),
+  createdBefore: v.optional(
+    Instant('createdBefore', 'Only the inquiries created (`createdAt`) before this instant, newest first: with `createdSince`, a window (a report’s day or month). Combines with the other filters, and `totalCount` counts them. Not with `updatedSince`.'),
+  ),
   isRead: v.optional(v.pipe(booleanString('isRead'), v.description('Only the inquiries read (`true`) or unread (`false`): the inbox. Combines with the other filters; not with `updatedSince`.'))),
   callOutcome: v.optional(
     v.pipe(

@@ -202,14 +202,21 @@ function beforeWindow(source: PageSource, position: Record<string, unknown>): bo
 /**
  * A list page whose total is counted over its key range rather than read from a counter; with `remaining`, a page
  * reached by cursor counts only the items after the cursor's position (this page's and the rest), so a poller that
- * has caught up pays for what is new, not for the whole range again.
+ * has caught up pays for what is new, not for the whole range again. With `small`, a first page that holds the whole
+ * range is counted by its items, and the COUNT Query is sent only when more follow.
  */
 export async function rangePage(
   source: PageSource,
   { page, limit, cursor }: PageRequest,
-  { remaining = false }: { remaining?: boolean } = {},
+  { remaining = false, small = false }: { remaining?: boolean; small?: boolean } = {},
 ): Promise<{ items: Record<string, unknown>[]; totalCount: number; nextCursor: string | null }> {
   const startAfter = cursor === undefined ? undefined : await decodeCursor(source, cursor);
+  if (small && startAfter === undefined && page === 1) {
+    // A range that mostly fits one page (a lead's runs): page 1 read whole is its own count; past it, one COUNT Query.
+    const first = await queryPage(source, 1, limit);
+    const totalCount = first.lastKey ? await countItems(source) : first.items.length;
+    return { items: first.items, totalCount, nextCursor: await nextCursorOf(source, first) };
+  }
   const emptyPage = async (): Promise<QueriedPage> => ({ items: [], lastKey: undefined });
   if (startAfter === undefined && page > 1) {
     // A page number: counted first, so a page past the end reads nothing more, as on the lists with a counter.

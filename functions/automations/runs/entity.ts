@@ -23,6 +23,10 @@ export const runKeys = {
   }),
   /** The stopped runs' list: all of them (gsi2), or one reason's (gsi3). */
   stoppedRuns: (o: string, stoppedReason?: string) => (stoppedReason === undefined ? { index: 'gsi2' as const, pk: `${org(o)}#RUNS#STOPPED` } : { index: 'gsi3' as const, pk: `${org(o)}#RUNS#STOPPED#${stoppedReason}` }),
+  /** gsi4 of every run: its lead's runs, of every automation, newest first (GET /v1/leads/{leadId}/automation-runs). */
+  leadRun: (o: string, run: { id: string; leadId: string }) => ({ gsi4pk: `${org(o)}#LEAD#${run.leadId}#RUNS`, gsi4sk: run.id }),
+  /** A lead's runs: gsi4's partition of the lead. */
+  leadRuns: (o: string, leadId: string) => ({ index: 'gsi4' as const, pk: `${org(o)}#LEAD#${leadId}#RUNS` }),
   /** The change log of an automation's runs (updatedSince): each write of a run moves its `updatedAt`, so its place in it. */
   runChanges: (o: string, automationId: string) => changeLogKey(o, `RUNS#${automationId}`),
   watch: (o: string, watched: WatchedKey, runId: string): Key => ({ pk: watchPartition(o, watched), sk: `RUN#${runId}` }),
@@ -45,6 +49,8 @@ export const runKeySamples: KeySamples<typeof runKeys> = {
   stoppedRun: () => runKeys.stoppedRun(O, { id: 'run_1', stoppedReason: 'lead.replied', updatedAt: '2026-12-01T00:00:00.000Z' }),
   stoppedRuns: () => runKeys.stoppedRuns(O, 'lead.replied'),
   runChanges: () => runKeys.runChanges(O, 'automation_1'),
+  leadRun: () => runKeys.leadRun(O, { id: 'run_1', leadId: 'lead_1' }),
+  leadRuns: () => runKeys.leadRuns(O, 'lead_1'),
   watch: () => runKeys.watch(O, { kind: 'lead', leadId: 'lead_1' }, 'run_1'),
   watchers: () => runKeys.watchers(O, { kind: 'appointment', appointmentId: 'appointment_1' }),
   stepMarker: () => runKeys.stepMarker(O, 'run_1', 3),
@@ -71,7 +77,7 @@ export function toRunItem(state: RunState) {
   const { organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth, ...run } = state;
   // Only a STOPPED run has a stoppedReason.
   const stopped = run.stoppedReason ? runKeys.stoppedRun(organizationId, { ...run, stoppedReason: run.stoppedReason }) : {};
-  return { ...runEntity.toItem(organizationId, run), ...runKeys.runChanges(organizationId, run.automationId), ...stopped, organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth };
+  return { ...runEntity.toItem(organizationId, run), ...runKeys.runChanges(organizationId, run.automationId), ...runKeys.leadRun(organizationId, run), ...stopped, organizationId, stepIndex, wake, leaseUntil, scheduleName, triggeredAt, chainDepth };
 }
 
 export const fromRunItem = (item: Record<string, unknown>): Run => runEntity.fromItem(item);

@@ -3,7 +3,7 @@ import { NotFoundError } from '#shared/errors';
 import { pageEnvelope } from '#shared/pagination';
 import * as routes from './routes';
 import { fromRunItem, toRunItem, type RunState } from './entity';
-import { listRunsPage, listStoppedRunsPage, readRunState } from './store';
+import { listLeadRunsPage, listRunsPage, listStoppedRunsPage, readRunState } from './store';
 import { readAutomationDefinition } from '../store';
 
 /**
@@ -39,3 +39,5 @@ export const getAutomationRunHandler = apiHandler(routes.getAutomationRun, async
 export const cancelAutomationRunHandler = apiHandler(routes.cancelAutomationRun, async ({ path, organizationId }) => ({ run: shown(await (await runStops()).stopRun(organizationId, path.runId, 'cancelled')) }));
 
 export const listStoppedAutomationRunsHandler = apiHandler(routes.listStoppedAutomationRuns, async ({ query, organizationId }) => pageEnvelope('runs', await listStoppedRunsPage(organizationId, query)));
+
+export const listLeadAutomationRunsHandler = apiHandler(routes.listLeadAutomationRuns, async ({ path, query, organizationId }) => pageEnvelope('runs', await listLeadRunsPage(organizationId, path.leadId, query)));

@@ -2,7 +2,7 @@ import type { RouteDefinition } from '#shared/routes/route';
 import { actionRow, createRow, getRow, listRow } from '#shared/routes/rows';
 import { automationStepSender } from '../engine/capability';
 import { automationRun } from './examples';
-import { AutomationIdPath, EnrolBody, ListRunsQuery, ListStoppedRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './schema';
+import { AutomationIdPath, EnrolBody, LeadRunsPath, ListLeadRunsQuery, ListRunsQuery, ListStoppedRunsQuery, PreviewResponse, RunIdPath, RunPage, RunResponse } from './schema';
 import { prose } from '#shared/prose';
 
 const TAG = 'Automations';
@@ -103,4 +103,22 @@ export const listStoppedAutomationRuns = listRow({
   response: RunPage,
 });
 
-export const runRoutes: RouteDefinition[] = [listAutomationRuns, enrolAutomationLead, previewAutomation, getAutomationRun, cancelAutomationRun, listStoppedAutomationRuns];
+export const listLeadAutomationRuns = listRow({
+  operationId: 'listLeadAutomationRuns',
+  path: '/v1/leads/{leadId}/automation-runs',
+  summary: 'List a lead’s automation runs, of every automation, newest first',
+  description: prose`
+    Every run started for the lead, whichever automation it is of and whatever its status, newest first, each with its
+    steps and, for a STOPPED one, why it stopped. An unknown lead, or another organization’s, answers 404. A run’s
+    changes are read per automation (\`updatedSince\` on GET /v1/automations/{automationId}/runs): this list takes
+    none.
+  `,
+  tag: TAG,
+  // gsi4: the lead's runs (and a COUNT of them when they pass a page); GetItem: the lead, for its 404.
+  dynamodb: ['Query', 'GetItem'],
+  indexes: ['gsi4'],
+  request: { path: LeadRunsPath, query: ListLeadRunsQuery },
+  response: RunPage,
+});
+
+export const runRoutes: RouteDefinition[] = [listAutomationRuns, enrolAutomationLead, previewAutomation, getAutomationRun, cancelAutomationRun, listStoppedAutomationRuns, listLeadAutomationRuns];

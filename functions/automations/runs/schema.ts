@@ -29,6 +29,10 @@ export const ListStoppedRunsQuery = v.object({
 });
 export type ListStoppedRunsQuery = v.InferOutput<typeof ListStoppedRunsQuery>;
 
+export const LeadRunsPath = v.object({ leadId: PrefixedId('lead', 'leadId') });
+export const ListLeadRunsQuery = v.object({ page: PageQuery.entries.page, limit: PageQuery.entries.limit, cursor: PageQuery.entries.cursor });
+export type ListLeadRunsQuery = v.InferOutput<typeof ListLeadRunsQuery>;
+
 /** Whom a run is for: a lead, and for an automation on an appointment's trigger, its appointment (of that lead). */
 export const EnrolBody = v.strictObject({
   leadId: PrefixedId('lead', 'leadId'),

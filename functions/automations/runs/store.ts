@@ -12,7 +12,9 @@ import { setFields, type Condition } from '#shared/store/update-fields';
 import type { StopCondition } from '../catalog';
 import { ENDED_RUN_STATUSES, type RunStatus, type RunStep } from './attributes';
 import { fromRunItem, fromRunStateItem, runKeys, toRunItem, type RunState, type WatchedKey } from './entity';
-import type { ListRunsQuery, ListStoppedRunsQuery, Run } from './schema';
+import type { ListLeadRunsQuery, ListRunsQuery, ListStoppedRunsQuery, Run } from './schema';
+import { leadKeys } from '../../leads/entity';
+import { NotFoundError } from '#shared/errors';
 
 /** The run as stored, read consistently (the runner acts on it); undefined when there is none. */
 export async function readRunState(organizationId: string, runId: string): Promise<RunState | undefined> {
@@ -188,5 +190,19 @@ export async function leadRepliedSince(organizationId: string, leadId: string, s
 export async function listStoppedRunsPage(organizationId: string, { stoppedReason, stoppedSince, page, limit, cursor }: ListStoppedRunsQuery): Promise<Page<Run>> {
   const source: PageSource = { ...runKeys.stoppedRuns(organizationId, stoppedReason), ...(stoppedSince === undefined ? {} : { skBetween: [stoppedSince, '~'] as [string, string] }) };
   const found = await rangePage(source, { page, limit, cursor });
+  return { items: found.items.map(fromRunItem), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
+}
+
+/**
+ * A lead's runs of every automation, newest first: the Query of the lead's partition of gsi4 (a lead has a few runs:
+ * a first page that holds them all counts them; past it, a COUNT Query), with the lead's item read beside it, so an
+ * unknown lead answers 404.
+ */
+export async function listLeadRunsPage(organizationId: string, leadId: string, { page, limit, cursor }: ListLeadRunsQuery): Promise<Page<Run>> {
+  const [found, lead] = await Promise.all([
+    rangePage(runKeys.leadRuns(organizationId, leadId), { page, limit, cursor }, { small: true }),
+    dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, leadId), ProjectionExpression: 'pk' })),
+  ]);
+  if (!lead.Item) throw new NotFoundError('Lead not found');
   return { items: found.items.map(fromRunItem), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
 }

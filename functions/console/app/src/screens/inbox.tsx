@@ -6,14 +6,10 @@ import { showProblem } from '../notices';
 import { navigate, usePlace } from '../router';
 import { CALL_OUTCOMES, INQUIRY_SOURCES, type CallOutcome, type InquiryListItem, type InquirySource, type Page as ListPage } from '../types';
 import { Loading, More, Options, Page, useLoad } from '../ui';
-import { after } from './today-counts';
 
 type InquiryPage = ListPage<'inquiries', InquiryListItem>;
 
-/**
- * Which inquiries to show, as the list's filters (createdSince, callOutcome, isRead) but one: an upper bound of
- * createdAt, which the list lacks, is applied to the items read.
- */
+/** Which inquiries to show: the list's own filters (createdSince, createdBefore, callOutcome, isRead). */
 interface Narrowing {
   since: string | null;
   until: string | null;
@@ -23,8 +19,6 @@ interface Narrowing {
 
 /** The Show filter's value as the list's isRead: `unread`, `read`, or either. */
 const isReadOf = (show: string) => (show === 'unread' ? false : show === 'read' ? true : null);
-
-const kept = (item: InquiryListItem, { until }: Narrowing) => !until || after(until, item.createdAt);
 
 function InquiryRow({ item }: { item: InquiryListItem }) {
   const what = [SOURCE_LABELS[item.source], item.callOutcome && item.callOutcome !== 'ANSWERED' ? OUTCOME_LABELS[item.callOutcome] : null].filter(Boolean).join(' · ');
@@ -48,15 +42,14 @@ export function Inbox() {
   const narrowing: Narrowing = { since: params.get('since'), until: params.get('until'), outcome: (params.get('outcome') as CallOutcome | null) || null, isRead: isReadOf(show) };
   const [extra, setExtra] = useState<{ items: InquiryListItem[]; cursor: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
-  const listQuery = (cursor?: string | null) => query({ source, createdSince: narrowing.since, callOutcome: narrowing.outcome, isRead: narrowing.isRead, expand: 'lead', limit: 50, cursor });
+  const listQuery = (cursor?: string | null) => query({ source, createdSince: narrowing.since, createdBefore: narrowing.until, callOutcome: narrowing.outcome, isRead: narrowing.isRead, expand: 'lead', limit: 50, cursor });
 
-  // TODO(api): GET /v1/inquiries has no createdAt upper bound: a report's period is narrowed here to its end.
   const first = useLoad(
     (signal) => {
       setExtra(null);
       return get<InquiryPage>(`/v1/inquiries${listQuery()}`, signal);
     },
-    [source, narrowing.since, narrowing.outcome, narrowing.isRead],
+    [source, narrowing.since, narrowing.until, narrowing.outcome, narrowing.isRead],
   );
 
   /** The inbox with these filters changed (an empty value removes one): a call outcome asks for calls, another source for no outcome. */
@@ -82,10 +75,7 @@ export function Inbox() {
       setBusy(false);
     }
   };
-  const shown = items.filter((item) => kept(item, narrowing));
   const narrowed = narrowing.since || narrowing.until;
-  // The list's totalCount counts what its filters keep, not what is narrowed here.
-  const narrowedHere = narrowing.until;
 
   return (
     <Page title="Inbox">
@@ -123,16 +113,16 @@ export function Inbox() {
       <Loading loaded={first} what="inquiries">
         {() => (
           <>
-            {shown.length === 0 ? (
-              <p>No inquiries here{cursor ? ' among those read so far' : ''}.</p>
+            {items.length === 0 ? (
+              <p>No inquiries here.</p>
             ) : (
               <ul class="inquiries">
-                {shown.map((item) => (
+                {items.map((item) => (
                   <InquiryRow key={item.id} item={item} />
                 ))}
               </ul>
             )}
-            <More shown={shown.length} total={narrowedHere ? undefined : first.data?.totalCount} onMore={cursor ? loadMore : undefined} busy={busy} />
+            <More shown={items.length} total={first.data?.totalCount} onMore={cursor ? loadMore : undefined} busy={busy} />
           </>
         )}
       </Loading>

@@ -107,11 +107,12 @@ export function Appointments({ leadId }: { leadId: string }) {
 /** The lead's runs of every automation, with why each stopped. */
 export function LeadRuns({ leadId }: { leadId: string }) {
   const loaded = useLoad(async (signal) => {
-    // TODO(api): runs can be listed only per automation, with no leadId filter: every automation's newest 100 runs are
-    // read and the lead's kept. GET /v1/leads/{id}/automation-runs (or ?leadId= on the runs list) would be one read.
-    const { items: automations } = await listUntil<Automation>('/v1/automations', 'automations', { signal });
-    const pages = await Promise.all(automations.map((automation) => get<ListPage<'runs', AutomationRun>>(`/v1/automations/${segment(automation.id)}/runs?limit=100`, signal)));
-    return { automations, runs: pages.flatMap((page) => page.runs).filter((run) => run.leadId === leadId) };
+    // The lead's runs (its newest 100) and the automations' names, read together.
+    const [page, { items: automations }] = await Promise.all([
+      get<ListPage<'runs', AutomationRun>>(`/v1/leads/${segment(leadId)}/automation-runs?limit=100`, signal),
+      listUntil<Automation>('/v1/automations', 'automations', { signal }),
+    ]);
+    return { automations, runs: page.runs };
   }, [leadId]);
   const nameOf = (id: string) => loaded.data?.automations.find((automation) => automation.id === id)?.name ?? 'Automation';
   return (
