@@ -8,7 +8,7 @@ import { holdWrite } from '../../test/support/interleave';
 import { webForm } from '../../test/support/report-workload';
 import { reportKeys } from './entity';
 import { rebuildReports, type RebuildProgress } from './rebuild';
-import { REBUILD_LEASE_MS } from './rebuild-jobs';
+import { REBUILD_LEASE_MS, runReportRebuild } from './rebuild-jobs';
 import { reportRebuildQueue, setReportRebuildQueue } from './rebuild-start';
 
 /**
@@ -101,7 +101,7 @@ describe('POST /v1/reports/rebuilds', () => {
   });
 
   it('refuses a second while one is under way, 409 REBUILD_RUNNING naming it, until it ends or its lease lapses', async () => {
-    const { client } = await doctored();
+    const { client, organizationId } = await doctored();
     const queue = holdQueue();
     try {
       const first = (await client.post('/v1/reports/rebuilds', {})).body.rebuild;
@@ -116,6 +116,11 @@ describe('POST /v1/reports/rebuilds', () => {
       expect(next.status).toBe(202);
       expect(queue.held).toHaveLength(2);
       expect(await rebuildOf(client, first.id)).toMatchObject({ status: 'QUEUED' });
+      // The first, run at last, ends, and leaves the place to the second, which took it after the lease lapsed.
+      await runReportRebuild({ organizationId, rebuildId: first.id });
+      expect(await rebuildOf(client, first.id)).toMatchObject({ status: 'SUCCEEDED' });
+      const refusedAgain = await client.post('/v1/reports/rebuilds', {});
+      expect(refusedAgain.body.error).toMatchObject({ code: 'REBUILD_RUNNING', message: expect.stringContaining(`(${next.body.rebuild.id})`) });
     } finally {
       queue.restore();
     }

@@ -4,7 +4,7 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { NotFoundError } from '#shared/errors';
-import { transact, writeAlone, type TransactWrite } from '#shared/store/transact';
+import { transact, writeAlone } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { REPORT_ENTITIES, reportKeys } from './entity';
@@ -48,8 +48,9 @@ type Ending = { status: Extract<RebuildStatus, 'SUCCEEDED' | 'FAILED'> } & Parti
 /** The recount ended: its record says how, and the organization's place is freed if it still holds it. */
 export async function finish(organizationId: string, rebuildId: string, ending: Ending): Promise<void> {
   const at = iso(clock.now());
+  const ended = setFields(reportKeys.reportRebuild(organizationId, rebuildId), { ...ending, updatedAt: at, finishedAt: at }, { onConditionFailed: () => new NotFoundError('Report recount not found') });
   await transact([
-    setFields(reportKeys.reportRebuild(organizationId, rebuildId), { ...ending, updatedAt: at, finishedAt: at }, { onConditionFailed: () => new NotFoundError('Report recount not found') }),
+    ended,
     {
       item: { Delete: { TableName: config.tableName, Key: reportKeys.activeReportRebuild(organizationId), ConditionExpression: 'attribute_not_exists(pk) OR rebuildId = :id', ExpressionAttributeValues: { ':id': rebuildId } } },
       // Another recount took the place after this one's lease lapsed: it is that one's to free.
@@ -57,7 +58,7 @@ export async function finish(organizationId: string, rebuildId: string, ending: 
     },
   ]).catch(async (error: unknown) => {
     if (!(error instanceof PlaceTaken)) throw error;
-    await writeAlone(setFields(reportKeys.reportRebuild(organizationId, rebuildId), { ...ending, updatedAt: at, finishedAt: at }, { onConditionFailed: () => new NotFoundError('Report recount not found') }));
+    await writeAlone(ended);
   });
 }
 
