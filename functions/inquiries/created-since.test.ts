@@ -136,6 +136,8 @@ describe('GET /v1/inquiries?createdSince', () => {
     ['createdBefore=2025-03-03', 'createdBefore'],
     ['createdBefore=', 'createdBefore'],
     ['createdBefore=2025-03-03T09:00:00Z&updatedSince=2025-03-03T09:00:00Z', 'updatedSince'],
+    // A window that closes before it opens is refused with updatedSince all the same, not answered empty.
+    ['createdSince=2025-03-03T09:04:00Z&createdBefore=2025-03-03T09:02:00Z&updatedSince=2025-03-03T09:00:00Z', 'updatedSince'],
   ])('answers 400 naming the parameter for %s', async (query, field) => {
     const { client } = await api.organization();
     const res = await client.get(`/v1/inquiries?${query}`);

@@ -50,7 +50,6 @@ const LEAD_FIELDS = Object.keys(InquiryLead.entries);
 /** The leads of one page in one BatchGetItem (a page holds at most 100 distinct leads). */
 async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord[]): Promise<Map<string, InquiryLead>> {
   const leadIds = [...new Set(inquiries.map((inquiry) => inquiry.leadId))];
-  if (!leadIds.length) return new Map();
   const items = await batchGetItems(
     leadIds.map((leadId) => leadKeys.lead(organizationId, leadId)),
     { attributes: LEAD_FIELDS },

@@ -140,6 +140,12 @@ describe('GET /v1/inquiries?isRead&callOutcome', () => {
     }
   });
 
+  it('refuses a call outcome with another source, saying what to send instead', async () => {
+    const { client } = await api.organization();
+    const res = await client.get('/v1/inquiries?callOutcome=MISSED&source=EMAIL');
+    expect(res.body.error.details).toEqual([{ path: 'callOutcome', message: 'callOutcome filters calls: leave source out, or set it to CALL' }]);
+  });
+
   it('never lists another organization’s inquiries', async () => {
     const seeded = await seededOrganization();
     const { client: other } = await api.organization();

@@ -171,6 +171,8 @@ describe('GET /v1/leads?status&statusChangedBefore&statusChangedSince', () => {
     [`status=QUOTED&q=ava&${param('statusChangedBefore', day(5))}`, 'q'],
     [`status=QUOTED&email=ava%40example.com&${param('statusChangedBefore', day(5))}`, 'email'],
     [`status=QUOTED&${param('statusChangedBefore', day(5))}&${param('updatedSince', day(5))}`, 'updatedSince'],
+    // A range that ends before it starts is refused with updatedSince all the same, not answered empty.
+    [`status=QUOTED&${param('statusChangedSince', day(5))}&${param('statusChangedBefore', day(3))}&${param('updatedSince', day(5))}`, 'updatedSince'],
   ])('answers 400 naming the parameter for %s', async (query, field) => {
     const { client } = await api.organization();
     const res = await client.get(`/v1/leads?${query}`);
