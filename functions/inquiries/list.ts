@@ -13,7 +13,7 @@ import { idsSince, lastIdAt } from '#shared/store/retention';
 import { InquiryLead, type CallOutcome, type InquiryListItem, type InquirySource, type ListInquiriesQuery } from './schema';
 import { toListItem } from './store';
 
-/** The list's filters but `createdSince`: each combination of them has its index partition, or a lead's, filtered. */
+/** The list's filters but its window of creation: each combination of them has its index partition, or a lead's, filtered. */
 export interface InquiryFilter {
   leadId?: string;
   source?: InquirySource;
