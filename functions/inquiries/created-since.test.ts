@@ -101,6 +101,8 @@ describe('GET /v1/inquiries?createdSince', () => {
     expect((await client.get(`/v1/inquiries?${window}&isRead=false`)).body.totalCount).toBe(3);
     const closed = `${since(minutes(4))}&createdBefore=${encodeURIComponent(minutes(2))}`;
     expect((await client.get(`/v1/inquiries?${closed}`)).body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
+    // A lead's inquiries, read whole and filtered, alike.
+    expect((await client.get(`/v1/inquiries?${closed}&leadId=${leadA}&source=EMAIL`)).body).toEqual({ inquiries: [], totalPages: 0, currentPage: 1, totalCount: 0, nextCursor: null });
     // The same instant both ends: an empty window.
     expect((await client.get(`/v1/inquiries?${since(minutes(3))}&createdBefore=${encodeURIComponent(minutes(3))}`)).body.totalCount).toBe(0);
   });

@@ -77,8 +77,6 @@ export async function listInquiriesPage(organizationId: string, { leadId, source
   if (callOutcome && source && source !== 'CALL') throw new ValidationError([{ path: 'callOutcome', message: 'callOutcome filters calls: leave source out, or set it to CALL' }]);
   const filters = { leadId, source: callOutcome ? 'CALL' : source, isRead, callOutcome } as const;
   const between = createdRange(createdSince, createdBefore);
-  // A window that closes before it opens holds nothing (and DynamoDB refuses such a BETWEEN).
-  if (between && between[0] > between[1] && request.updatedSince === undefined) return { items: [], totalCount: 0, page: request.page, limit: request.limit, nextCursor: null };
   const log = { partition: keys.changeLog(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source, isRead, callOutcome, createdSince, createdBefore } };
   const listed = listSource(organizationId, filters);
   const ranged: PageSource = between ? { ...listed.source, skBetween: between } : listed.source;

@@ -151,8 +151,12 @@ export async function itemAtGsi1({ gsi1pk, gsi1sk }: { gsi1pk: string; gsi1sk: s
   );
   return Items?.[0];
 }
+/** A key range that ends before it starts (a window closed before it opens): it holds nothing, and DynamoDB refuses such a BETWEEN. */
+const closedRange = ({ skBetween }: PageSource) => skBetween !== undefined && skBetween[0] > skBetween[1];
+
 /** Every item of a small, bounded collection (a catalog, not a growing list), optionally only some attributes. */
 export async function queryAll(source: PageSource, attributes?: string[]): Promise<Record<string, unknown>[]> {
+  if (closedRange(source)) return [];
   const base = baseQuery(source);
   const projection = attributes?.map((name, i) => [`#p${i}`, name] as const);
   const query = {
@@ -211,6 +215,7 @@ export async function rangePage(
   { remaining = false, small = false }: { remaining?: boolean; small?: boolean } = {},
 ): Promise<{ items: Record<string, unknown>[]; totalCount: number; nextCursor: string | null }> {
   const startAfter = cursor === undefined ? undefined : await decodeCursor(source, cursor);
+  if (closedRange(source)) return { items: [], totalCount: 0, nextCursor: null };
   if (small && startAfter === undefined && page === 1) {
     // A range that mostly fits one page (a lead's runs): page 1 read whole is its own count; past it, one COUNT Query.
     const first = await queryPage(source, 1, limit);
