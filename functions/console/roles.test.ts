@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MEMBER_ROLES, roleAllows } from '#shared/member-roles';
 import { routes } from '../resources';
-import { routesDeniedTo } from './roles';
+import { routesDeniedTo } from '../authority';
 import { ROUTES_ABOVE_MEMBER } from './session-roles';
 
 /** API Gateway's match of a policy's execute-api resource (`*` any characters, `/` too) against a request. */

@@ -8,6 +8,7 @@ import { apiTools } from './built-tools';
 import * as routes from './routes';
 import { toolsetsOf, type McpAnswer } from './schema';
 import { answerMcp } from './server';
+import { authorityOf } from '../authority';
 
 /** Answers longer than this are worth gzipping (a tool call's answer rarely is; tools/list always). */
 const GZIP_FROM_CHARACTERS = 16 * 1024;
@@ -24,7 +25,7 @@ export const postMcpHandler = routeHandler(routes.postMcp, async ({ query, reque
   // it, which the authorizer made and passed here in its context (functions/oauth/authorize-token.ts).
   const { mcpToken } = request.authorizer;
   const authorization = typeof mcpToken === 'string' && mcpToken ? `Bearer ${mcpToken}` : (request.headers.authorization ?? '');
-  const caller = { authorization, baseUrl: apiBaseUrl(), scope, toolsets: toolsetsOf(query.tools) };
+  const caller = { authorization, baseUrl: apiBaseUrl(), ...authorityOf(request.authorizer, scope), toolsets: toolsetsOf(query.tools) };
   // The body is read as text: JSON-RPC, not the error envelope, answers one that is no message.
   const reply = await answerMcp(request.body, request.headers, apiTools, caller);
   if (reply.status === 202) return new EmptyAnswer(202);

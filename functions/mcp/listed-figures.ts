@@ -10,7 +10,7 @@ import type { Toolset } from './schema';
 export function listedFile() {
   const tools = toolsFromDocument();
   const figures = (toolset: Toolset) => {
-    const offered = offeredTools(tools, { authorization: '', baseUrl: '', scope: 'full', toolsets: [toolset] }).map(asTool);
+    const offered = offeredTools(tools, { authorization: '', baseUrl: '', scope: 'full', role: null, toolsets: [toolset] }).map(asTool);
     const answer = JSON.stringify({ result: { tools: offered }, jsonrpc: '2.0', id: 1 });
     return { tools: offered.length, kb: Math.round(Buffer.byteLength(answer) / 1024) };
   };

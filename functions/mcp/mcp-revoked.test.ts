@@ -7,7 +7,7 @@ import { consent, LOOPBACK_REDIRECT, MemoryProvider, pkce, redirectedWith, regis
 
 /**
  * An OAuth client's view of `/mcp` once its grant is revoked, with the gateway's authorizer cache in play as deployed:
- * the cached answer still lets `/mcp` through, and what the MCP function's own calls are refused decides the answer.
+ * the revocation flushes the cached answers, so the very next message is refused by the gateway itself.
  */
 const api = useTestApi({ authorizerCacheTtlMs: 300_000 });
 
@@ -27,17 +27,20 @@ async function granted(apiKey: string, scope = 'write') {
 const rpc = (method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id: 1, method, params });
 const CHALLENGE = () => `Bearer realm="sales-pipeline", resource_metadata="${api.url}/.well-known/oauth-protected-resource/mcp", scope="read"`;
 
-describe('a grant revoked while the gateway still holds its access token’s answer', () => {
-  it('answers a tool call 401 with the challenge the gateway’s own 401 has, not a tool’s failure', async () => {
+describe('a grant revoked while the gateway held its access token’s answer', () => {
+  it('answers the very next message 401 with the gateway’s challenge, even one that calls nothing', async () => {
     const { client: owner } = await api.organization();
     const { apiKey } = await api.organization();
     const tokens = await granted(apiKey);
     const mcp = api.as(tokens.access_token);
     expect((await mcp.post('/mcp', rpc('tools/list'))).status).toBe(200);
+    // Cached now: a second message is answered without asking the authorizer again.
+    expect((await mcp.post('/mcp', rpc('tools/list'))).status).toBe(200);
     const { grants } = (await api.as(apiKey).get('/v1/oauth/grants')).body;
     expect((await api.as(apiKey).delete(`/v1/oauth/grants/${grants[0].id}`)).status).toBe(200);
-    // The gateway's cached answer still lets /mcp through: a message that calls nothing is answered.
-    expect((await mcp.post('/mcp', rpc('tools/list'))).status).toBe(200);
+    // The revocation flushed the cached answer: a message that calls nothing is refused too.
+    const listed = await mcp.post('/mcp', rpc('tools/list'));
+    expect([listed.status, listed.headers.get('www-authenticate')]).toEqual([401, CHALLENGE()]);
     const called = await mcp.post('/mcp', rpc('tools/call', { name: 'lookup_caller', arguments: { phone: '+61412345678' } }));
     expect([called.status, called.headers.get('www-authenticate'), called.body]).toEqual([401, CHALLENGE(), { success: false, message: 'Invalid or expired token', error: { status: 401, message: 'Invalid or expired token' } }]);
     const read = await mcp.post('/mcp', rpc('resources/read', { uri: 'receptionist://context' }));

@@ -6,6 +6,5 @@ export const mcp = defineResource({
   name: 'mcp',
   tags: { MCP: 'The API as tools for AI agents, over the Model Context Protocol: curated tools for a voice agent, every route on request, the receptionist context as a resource and the live call as a prompt.' },
   routes: mcpRoutes,
-  // Who and what reaches the organization: an admin's alone, read or changed (shared/member-roles.ts).
-  sessionRoles: { read: 'ADMIN', write: 'ADMIN' },
+  // Any member: each tool is offered and called by the caller's scope and role, as its route is (functions/authority.ts).
 });

@@ -16,7 +16,9 @@ import {
 import { errorEnvelope } from '#shared/http/envelope';
 import { ValidationError } from '#shared/errors';
 import { validationDetails } from '#shared/validation';
-import { scopeAllows, type ApiKeyScope } from '#shared/auth/scopes';
+import type { ApiKeyScope } from '#shared/auth/scopes';
+import type { MemberRole } from '#shared/member-roles';
+import { refusalOf } from '../authority';
 import { VIA_HEADER } from '#shared/audit/entry';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth';
 import { requestOf, type ApiTool } from './tools';
@@ -31,6 +33,8 @@ export interface McpCaller {
   /** The API's base URL (shared/http/base-url.ts: configured, or the local server's own address), never one the request named. */
   baseUrl: string;
   scope: ApiKeyScope;
+  /** The role of the member the credential acts for, now (null: the organization's own key): no tool above it is offered or called. */
+  role: MemberRole | null;
   /** The toolsets `?tools=` named: `tools/list` offers theirs. */
   toolsets: readonly Toolset[];
   /** Told when the API refuses the caller's credential itself (401): its grant or key revoked, its token expired. */
@@ -90,9 +94,9 @@ export const asTool = (tool: ApiTool) => ({
   annotations: tool.annotations,
 });
 
-/** The tools the caller's scope and toolset offer. */
+/** The tools the caller's toolset offers and its authority allows, decided as their routes are (functions/authority.ts). */
 export const offeredTools = (tools: readonly ApiTool[], caller: McpCaller): ApiTool[] =>
-  tools.filter((tool) => scopeAllows(caller.scope, tool.method) && (caller.toolsets.includes('all') || caller.toolsets.includes(tool.toolset as Toolset)));
+  tools.filter((tool) => refusalOf(caller, tool.method, tool.path) === undefined && (caller.toolsets.includes('all') || caller.toolsets.includes(tool.toolset as Toolset)));
 
 /** A tool by its name (the last of that name, as a map keeps it). */
 export const toolNamed = (tools: readonly ApiTool[], name: string): ApiTool | undefined => new Map(tools.map((tool) => [tool.name, tool])).get(name);
@@ -112,8 +116,11 @@ const protocolError = (code: ErrorCode, message: string) => Object.assign(new Er
 
 /** Calls the tool's route of the API as the caller, and answers the result: the body as structured content and as text. */
 export async function callTool(tool: ApiTool, args: Record<string, unknown>, caller: McpCaller): Promise<ToolResult> {
-  if (!scopeAllows(caller.scope, tool.method)) {
-    return toolFailure(JSON.stringify(errorEnvelope(403, `A ${caller.scope} key may not call ${tool.name} (${tool.method} ${tool.path})`, 'INSUFFICIENT_SCOPE')));
+  const refusal = refusalOf(caller, tool.method, tool.path);
+  if (refusal) {
+    // The gateway's own words and code for the same refusal of the tool's route.
+    const why = refusal === 'SCOPE' ? `A ${caller.scope} key` : `A ${caller.role}`;
+    return toolFailure(JSON.stringify(errorEnvelope(403, `${why} may not call ${tool.name} (${tool.method} ${tool.path})`, 'INSUFFICIENT_SCOPE')));
   }
   const request = requestOf(tool, args);
   if (request.refused.length) {

@@ -1,11 +1,9 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { usageIdentifierKey } from '#shared/auth/usage-plans';
 import { logger } from '#shared/observability';
 import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failures';
-import { scopeResources } from '#shared/auth/scopes';
 import { publicBaseUrl } from '#shared/http/base-url';
 import { AUDIENCE_BOUND } from '#shared/auth/tokens';
-import { getOrganizationCounterShards } from '../organization/counter-shards';
+import { answerFor } from '../authorizer-answer';
 import { MCP_ROUTE, mcpResourceOf, unauthorizedChallenge } from './metadata';
 import { findSecret, mcpTokenOf, principalOf, secretKindOf, type OAuthPrincipal, type StoredSecret } from './secrets';
 
@@ -47,27 +45,23 @@ export async function authorizeOAuthToken(token: string, event: APIGatewayReques
   if (kind === 'access' && secret.resource !== mcpResourceOf(base)) throw await unauthorized();
   const principal: OAuthPrincipal | undefined = await principalOf(secret).catch(failed);
   if (!principal) throw await unauthorized();
-  const counterShards = await getOrganizationCounterShards(principal.organizationId).catch(failed);
-  if (counterShards === undefined) throw await unauthorized();
-  const [api = '', stage = '*'] = event.methodArn.split('/');
-  return {
+  const answer = await answerFor(event.methodArn, {
     principalId: principal.keyId,
-    policyDocument: {
-      Version: '2012-10-17',
-      // An access token's names every path: the gateway caches this answer per token, and one naming /mcp alone would
-      // answer the token on a REST route 403 (a scope's refusal) once cached; every route but /mcp refuses it 401 itself.
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: kind === 'access' ? [`${api}/${stage}/*/*`] : scopeResources(event.methodArn, principal.scope) }],
-    },
+    organizationId: principal.organizationId,
+    // The grant acts for whom its key acts: the member who consented (or whose key was pasted), held to their role now.
+    memberId: principal.memberId,
+    scope: principal.scope,
+    // An access token's names every path: the gateway caches this answer per token, and one naming /mcp alone would
+    // answer the token on a REST route 403 (a scope's refusal) once cached; every route but /mcp refuses it 401 itself.
+    everywhere: kind === 'access',
     context: {
-      organizationId: principal.organizationId,
       keyId: principal.keyId,
       keyName: principal.keyName,
-      scope: principal.scope,
-      counterShards,
       clientId: principal.clientId,
       // With the challenge the MCP function answers a 401 with once the grant is revoked (the gateway's own, as here).
       ...(kind === 'access' ? { mcpToken: mcpTokenOf(token, secret.salt ?? ''), [AUDIENCE_BOUND]: true, challenge: unauthorizedChallenge(base) } : {}),
     },
-    usageIdentifierKey: usageIdentifierKey(principal.organizationId),
-  };
+  }).catch(failed);
+  if (!answer) throw await unauthorized();
+  return answer;
 }

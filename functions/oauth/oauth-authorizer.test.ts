@@ -73,6 +73,9 @@ describe("the authorizer's answer for an access token", () => {
       keyId: result.principalId,
       keyName: '',
       scope: 'write',
+      // Granted with an organization's own key: it acts for no member, so no role holds it.
+      memberId: '',
+      memberRole: '',
       counterShards: 1,
       clientId: grant.clientId,
       mcpToken: mcpTokenOf(grant.access_token, secret.salt ?? ''),
@@ -135,7 +138,7 @@ describe("the authorizer's answer for the MCP server's own token", () => {
     expect(resources).toEqual(scopeResources(`${ARN}/GET/v1/leads`, 'read'));
     expect(resources).toContain(`${ARN}/GET/*`);
     expect(resources).not.toContain(`${ARN}/*/*`);
-    expect(result.context).toEqual({ organizationId: grant.organizationId, keyId: result.principalId, keyName: '', scope: 'read', counterShards: 1, clientId: grant.clientId });
+    expect(result.context).toEqual({ organizationId: grant.organizationId, keyId: result.principalId, keyName: '', scope: 'read', memberId: '', memberRole: '', counterShards: 1, clientId: grant.clientId });
   });
 });
 

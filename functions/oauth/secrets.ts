@@ -61,7 +61,11 @@ export interface StoredSecret {
  */
 export async function findSecret(value: string, kind: SecretKind): Promise<StoredSecret | undefined> {
   if (secretKindOf(value) !== kind) return undefined;
-  return (await itemAtGsi1(oauthKeys.secretByHash(hashToken(value)))) as StoredSecret | undefined;
+  const item = await itemAtGsi1(oauthKeys.secretByHash(hashToken(value)));
+  // The index is every organization's: the secret's organization is its item's key's, and an item whose attributes
+  // name another (a slip in some write) is refused as an unknown secret, never read as that organization's.
+  const own = item && oauthKeys.secret(String(item.organizationId), String(item.id));
+  return own && item.pk === own.pk && item.sk === own.sk && item.kind === kind ? (item as unknown as StoredSecret) : undefined;
 }
 
 export const hasExpired = (secret: Pick<StoredSecret, 'expiresAt'>, at = clock.now()) => Date.parse(secret.expiresAt) <= at;
@@ -69,6 +73,8 @@ export const hasExpired = (secret: Pick<StoredSecret, 'expiresAt'>, at = clock.n
 /** What a request with an OAuth token acts as: the granting key's organization, within the grant's scope. */
 export interface OAuthPrincipal {
   organizationId: string;
+  /** The member the granting key acts for (who consented, or whose key was pasted); null for an operator's key. */
+  memberId: number | null;
   keyId: string;
   keyName: string;
   scope: ApiKeyScope;
@@ -105,6 +111,7 @@ export async function principalOf(secret: StoredSecret, at = clock.now()): Promi
   await touchGrant(secret.organizationId, secret.grantId, at).catch(() => undefined);
   return {
     organizationId: secret.organizationId,
+    memberId: key.memberId,
     keyId: key.keyId,
     keyName: key.name ?? '',
     scope: narrowerScope(secret.scope, key.scope),

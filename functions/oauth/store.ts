@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
+import { activeRoleOf } from '../authorizer-answer';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as v from 'valibot';
 import { config } from '#shared/config';
@@ -118,7 +120,11 @@ const markUsed = (secret: StoredSecret): TransactWrite => ({
 });
 
 /** Revokes a grant: its item goes (an `oauth_grant.revoked` event, and the audit entry of its delete), and every token of it is refused from then on. */
-export const revokeGrant = (organizationId: string, grantId: string) => transact([deleteItem(oauthKeys.grant(organizationId, grantId)), ...auditDeletion(organizationId, oauthGrantAudit, grantId)]);
+export async function revokeGrant(organizationId: string, grantId: string): Promise<void> {
+  await transact([deleteItem(oauthKeys.grant(organizationId, grantId)), ...auditDeletion(organizationId, oauthGrantAudit, grantId)]);
+  // Its tokens' cached answers end too: the very next call with any of them is decided afresh, and refused.
+  await flushAuthorizerCache();
+}
 
 /**
  * The token endpoint's writes, attributed as the grant's: the granting key, through the MCP server's OAuth, for the
@@ -149,6 +155,8 @@ async function checkStillGranted(secret: StoredSecret, client: OAuthClient, reso
   if (resource !== undefined && resource !== secret.resource) throw new OAuthError('invalid_target', `resource must be ${secret.resource}, the server ${what} was issued for`);
   const key = await findApiKey(secret.organizationId, secret.keyId);
   if (!key || !isActive(key, new Date(clock.now()))) throw invalidGrant(`the API key that granted ${what} is revoked or expired`);
+  // The member the grant acts for must still be one, active: a removed or disabled member's assistant gets no new token.
+  if (key.memberId !== null && !(await activeRoleOf(secret.organizationId, key.memberId))) throw invalidGrant(`the member who granted ${what} is no longer an active member`);
   return key;
 }
 
@@ -208,4 +216,5 @@ export async function listGrants(organizationId: string): Promise<Grant[]> {
 /** Revokes one of the organization's grants, or NotFoundError. */
 export async function deleteGrant(organizationId: string, grantId: string): Promise<void> {
   await transact([deleteItem(oauthKeys.grant(organizationId, grantId), () => new NotFoundError('OAuth grant not found')), ...auditDeletion(organizationId, oauthGrantAudit, grantId)]);
+  await flushAuthorizerCache();
 }

@@ -1,4 +1,5 @@
-import { apiHandler } from '#shared/http/api-handler';
+import { apiHandler, type RawRequest } from '#shared/http/api-handler';
+import { actingMemberOf, memberSessionOf, sessionRequired } from '#shared/http/member-session';
 import { pageEnvelope } from '#shared/pagination';
 import { listServicesByCategory } from '../services/rules';
 import { createMember, updateMember, inviteMember, acceptInvitation, readMember, removeMember, cancelInvitation } from './member-rules';
@@ -35,15 +36,27 @@ export const listOrganizationMembersHandler = apiHandler(routes.listOrganization
   pageEnvelope('members', await listMembersPage(organizationId, query)),
 );
 
-export const createOrganizationMemberHandler = apiHandler(routes.createOrganizationMember, async ({ body, organizationId }) => ({
-  member: await createMember(organizationId, await withPhoneRead(organizationId, body)),
-}));
+/**
+ * People are managed by people: giving a role above MEMBER, or changing a member's role or phone (where their sign-in
+ * codes go), or enabling a disabled member, needs an ADMIN signed in (the routes already need an ADMIN); a key or grant,
+ * which a leak or an assistant may hold, is refused 403 SESSION_REQUIRED.
+ */
+function byPeopleOnly(request: RawRequest, what: string | false): void {
+  if (what && !memberSessionOf(request.authorizer)) throw sessionRequired(what);
+}
+
+export const createOrganizationMemberHandler = apiHandler(routes.createOrganizationMember, async ({ body, organizationId, request }) => {
+  byPeopleOnly(request, body.role !== 'MEMBER' && `add a member as ${body.role}`);
+  return { member: await createMember(organizationId, await withPhoneRead(organizationId, body)) };
+});
 
 export const getOrganizationMemberHandler = apiHandler(routes.getOrganizationMember, async ({ path, organizationId }) => ({ member: await readMember(organizationId, path.memberId) }));
 
-export const deleteOrganizationMemberHandler = apiHandler(routes.deleteOrganizationMember, async ({ path, organizationId }) => {
-  await removeMember(organizationId, path.memberId);
-  return { success: true as const, id: path.memberId };
+export const deleteOrganizationMemberHandler = apiHandler(routes.deleteOrganizationMember, async ({ path, query, organizationId, request }) => {
+  // The keys kept act for whoever removes the member from now on: their member, or the organization for its own key.
+  const keepKeys = query.keepKeys?.split(',') ?? [];
+  const keys = await removeMember(organizationId, path.memberId, { keepKeys, keptFor: actingMemberOf(request.authorizer) });
+  return { success: true as const, id: path.memberId, ...keys };
 });
 
 export const deleteOrganizationInvitationHandler = apiHandler(routes.deleteOrganizationInvitation, async ({ path, organizationId }) => {
@@ -51,20 +64,23 @@ export const deleteOrganizationInvitationHandler = apiHandler(routes.deleteOrgan
   return { success: true as const, id: path.invitationId };
 });
 
-export const updateOrganizationMemberHandler = apiHandler(routes.updateOrganizationMember, async ({ path, body, organizationId }) => ({
-  member: await updateMember(organizationId, path.memberId, await withPhoneRead(organizationId, body)),
-}));
+export const updateOrganizationMemberHandler = apiHandler(routes.updateOrganizationMember, async ({ path, body, organizationId, request }) => {
+  const changed = (['role', 'phone'] as const).filter((field) => body[field] !== undefined);
+  byPeopleOnly(request, changed.length > 0 ? `change a member’s ${changed.join(' or ')}` : body.isDisabled === false && 'enable a member');
+  return { member: await updateMember(organizationId, path.memberId, await withPhoneRead(organizationId, body)) };
+});
 
 export const listOrganizationInvitationsHandler = apiHandler(routes.listOrganizationInvitations, async ({ query, organizationId }) =>
   pageEnvelope('invitations', await listInvitationsPage(organizationId, query)),
 );
 
-export const createOrganizationInvitationHandler = apiHandler(routes.createOrganizationInvitation, async ({ body, organizationId }) => ({
-  invitation: await inviteMember(organizationId, body),
-}));
+export const createOrganizationInvitationHandler = apiHandler(routes.createOrganizationInvitation, async ({ body, organizationId, request }) => {
+  byPeopleOnly(request, body.role !== 'MEMBER' && `invite a member as ${body.role}`);
+  return { invitation: await inviteMember(organizationId, body) };
+});
 
-export const acceptOrganizationInvitationHandler = apiHandler(routes.acceptOrganizationInvitation, async ({ path, body, organizationId }) => ({
-  member: await acceptInvitation(organizationId, path.invitationId, body),
+export const acceptOrganizationInvitationHandler = apiHandler(routes.acceptOrganizationInvitation, async ({ path, body, organizationId, request }) => ({
+  member: await acceptInvitation(organizationId, path.invitationId, body, undefined, { bySession: memberSessionOf(request.authorizer) !== undefined }),
 }));
 
 export const listOrganizationServicesHandler = apiHandler(routes.listOrganizationServices, async ({ organizationId }) => listServicesByCategory(organizationId));

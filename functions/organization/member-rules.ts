@@ -6,6 +6,11 @@ import { deleteInvitation, deleteMember, getAdmins, getInvitation, getMember, in
 import { retryOnStaleWrite } from '#shared/store/versioned';
 import { memberLeavingServices } from '../services/store';
 import { reserveIds } from '#shared/store/sequences';
+import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
+import { sessionRequired } from '#shared/http/member-session';
+import { isActive } from '#shared/auth/api-key';
+import { leavingMemberKeyWrites, listApiKeys } from '#shared/auth/api-keys';
+import { endEverySession } from '../console/sessions';
 import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
 
 /** A member as created through the API, or with a picture and state by the demo data. */
@@ -52,7 +57,11 @@ export async function updateMember(organizationId: string, memberId: number, cha
     if (demoted && !keptAdmin) throw lastAdmin();
     const updatedAt = await writeMemberChanges(organizationId, current, changes, keptAdmin);
     const { email = current.user.email, ...fields } = changes;
-    return v.parse(Member, { ...current, ...defined(fields), user: { ...current.user, email }, updatedAt });
+    return { member: v.parse(Member, { ...current, ...defined(fields), user: { ...current.user, email }, updatedAt }), current };
+  }).then(async ({ member, current }) => {
+    // A new role, or a member disabled or enabled: what acts for them is decided afresh at its very next request.
+    if (member.role !== current.role || member.isDisabled !== current.isDisabled) await flushAuthorizerCache();
+    return member;
   });
 }
 
@@ -67,9 +76,11 @@ export async function inviteMember(organizationId: string, input: NewInvitation,
 }
 
 /** The invited person becomes a member with the invitation's id, role and email; names sent win over the invitation's. */
-export async function acceptInvitation(organizationId: string, invitationId: number, names: AcceptInvitationBody, acceptedAt = now()): Promise<Member> {
+export async function acceptInvitation(organizationId: string, invitationId: number, names: AcceptInvitationBody, acceptedAt = now(), { bySession = true } = {}): Promise<Member> {
   const invitation = await getInvitation(organizationId, invitationId);
   if (!invitation) throw new NotFoundError('Invitation not found');
+  // A role above MEMBER is given by a person signed in, never by a key (functions/organization/handlers.ts).
+  if (invitation.role !== 'MEMBER' && !bySession) throw sessionRequired(`accept an invitation as ${invitation.role}`);
   const firstName = names.firstName ?? invitation.firstName;
   const lastName = names.lastName ?? invitation.lastName;
   const missing = [...(firstName ? [] : ['firstName']), ...(lastName ? [] : ['lastName'])];
@@ -90,14 +101,41 @@ export async function readMember(organizationId: string, memberId: number): Prom
  * booked; what it already did (messages sent, notes, appointments) keeps its userId. The services that name it lose
  * it from their memberIds in the same transaction. The last ADMIN is kept (409).
  */
-export async function removeMember(organizationId: string, memberId: number): Promise<void> {
-  await retryOnStaleWrite(async () => {
-    const [member, leavingServices] = await Promise.all([readMember(organizationId, memberId), memberLeavingServices(organizationId, memberId, now())]);
-    if (member.role !== 'ADMIN') return deleteMember(organizationId, member, undefined, leavingServices);
-    const otherAdmin = (await getAdmins(organizationId)).find((admin) => admin.id !== member.id);
-    if (!otherAdmin) throw lastAdmin();
-    return deleteMember(organizationId, member, otherAdmin, leavingServices);
+export async function removeMember(organizationId: string, memberId: number, { keepKeys = [], keptFor = null }: MemberLeaving = {}): Promise<KeysOfLeavingMember> {
+  const keys = await retryOnStaleWrite(async () => {
+    const [member, leavingServices, theirKeys] = await Promise.all([readMember(organizationId, memberId), memberLeavingServices(organizationId, memberId, now()), activeKeysOf(organizationId, memberId)]);
+    const notTheirs = keepKeys.filter((keyId) => !theirKeys.includes(keyId));
+    if (notTheirs.length) throw new ValidationError([{ path: 'keepKeys', message: `keepKeys must name active keys that act for member ${memberId}: ${notTheirs.join(', ')} ${notTheirs.length === 1 ? 'does' : 'do'} not` }]);
+    if (keptFor === memberId) throw new ValidationError([{ path: 'keepKeys', message: 'A member removing themself cannot keep their keys: another ADMIN must' }]);
+    const kept = { revoke: theirKeys.filter((keyId) => !keepKeys.includes(keyId)), keep: [...new Set(keepKeys)], keptFor };
+    const leavingKeys = leavingMemberKeyWrites(organizationId, memberId, kept);
+    const otherAdmin = member.role === 'ADMIN' ? (await getAdmins(organizationId)).find((admin) => admin.id !== member.id) : undefined;
+    if (member.role === 'ADMIN' && !otherAdmin) throw lastAdmin();
+    await deleteMember(organizationId, member, otherAdmin, leavingServices, leavingKeys);
+    return { revokedKeyIds: kept.revoke, keptKeyIds: kept.keep };
   });
+  // What acted for the member ends: their sessions go, and every cached answer of the stage with them, so the very next
+  // request of a session, key or grant of theirs is decided afresh (and refused: the member is gone).
+  await endEverySession(organizationId, memberId);
+  await flushAuthorizerCache();
+  return keys;
+}
+
+/** Whose a leaving member's kept keys become: the member removing them, or (null) the organization's own. */
+export interface MemberLeaving {
+  keepKeys?: string[];
+  keptFor?: number | null;
+}
+
+export interface KeysOfLeavingMember {
+  revokedKeyIds: string[];
+  keptKeyIds: string[];
+}
+
+/** The member's keys still active: those a removal revokes or passes on (a revoked or expired one ends nothing). */
+async function activeKeysOf(organizationId: string, memberId: number): Promise<string[]> {
+  const at = new Date();
+  return (await listApiKeys(organizationId)).filter((key) => key.memberId === memberId && isActive({ ...key, tokenHash: '' }, at)).map((key) => key.keyId);
 }
 
 /** Cancels a pending invitation: accepting it answers 404 from then on, and its email may be invited again. */

@@ -110,3 +110,25 @@ export const InvitationPage = pageSchema('invitations', Invitation);
 
 /** The answer of a member's removal and of an invitation's cancellation: the integer id. */
 export const MemberOrInvitationDeleted = deletedSchema(v.pipe(v.number(), v.integer()));
+
+/** `key_` and its ULID, once or more, separated by commas. */
+const KEY_IDS = /^key_[0-9A-HJKMNP-TV-Z]{26}(?:,key_[0-9A-HJKMNP-TV-Z]{26}){0,19}$/;
+
+/** What a member's removal keeps of what the member made: the API keys named, passed on to whoever removes them. */
+export const RemoveMemberQuery = v.object({
+  keepKeys: v.optional(
+    v.pipe(
+      v.string('keepKeys must be a string'),
+      v.regex(KEY_IDS, 'keepKeys must be up to 20 API key ids (key_…), separated by commas'),
+      v.description('API keys the member made to keep, by id, separated by commas: each then acts for whoever removes the member (their member, or the organization for its own key). Every other key acting for the member is revoked.'),
+    ),
+  ),
+});
+
+/** A removed member's id, and what became of the keys that acted for them. */
+export const MemberRemoved = v.object({
+  success: v.literal(true),
+  id: v.pipe(v.number(), v.integer()),
+  revokedKeyIds: v.pipe(v.array(v.string()), v.description('The API keys that acted for the member, revoked with the removal (their grants to assistants end with them).')),
+  keptKeyIds: v.pipe(v.array(v.string()), v.description('The keys `keepKeys` named, now acting for whoever removed the member.')),
+});

@@ -10,13 +10,16 @@ import {
   MemberIdPath,
   MemberOrInvitationDeleted,
   MemberPage,
+  MemberRemoved,
+  RemoveMemberQuery,
   MemberResponse,
   UpdateMemberBody,
 } from './member-schema';
 import { OrganizationResponse, UpdateOrganizationBody } from './schema';
 import { OrganizationServices } from '../services/schema';
 import { defineRoute } from '#shared/routes/route';
-import { createRow, readRow } from '#shared/routes/rows';
+import { createRow, deleteRow, readRow } from '#shared/routes/rows';
+import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
@@ -117,7 +120,8 @@ export const createOrganizationMember = member.create({
     The member is active at once and gets a user (\`user.id\`, the \`userId\` that sends SMS). \`role\` defaults to
     MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. \`phone\`, where
     automations text the member, is read in the organization’s \`country\` and stored in E.164; one that is no valid
-    number answers 400.
+    number answers 400, and one another member of the organization has answers 409 \`PHONE_TAKEN\` (a texted code
+    signs a phone in as one member of each organization).
   `,
   dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
   requestExample: { email: 'tom@harbourcitytrades.com.au', firstName: 'Tom', lastName: 'Walsh', role: 'MEMBER', position: 'Licensed Plumber', responsibility: 'Emergency call-outs north of the bridge' },
@@ -129,27 +133,38 @@ export const updateOrganizationMember = member.update({
   description: prose`
     Fields left out keep their values. \`email\` is the member’s user’s too (\`user.email\`): one another member or a
     pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once.
+    A \`phone\` another member of the organization has answers 409 \`PHONE_TAKEN\`; the old one is free at once.
     A disabled member stays listed, but its \`userId\` can no longer send SMS (400 USER_DISABLED). The last ADMIN
     cannot take another role (409 LAST_ADMIN).
   `,
   dynamodb: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
+  // A member demoted or disabled: what acts for them is decided afresh at its next request.
+  capabilities: [authorizerCacheFlush],
   errors: [409],
 });
 
 export const getOrganizationMember = member.get({ summary: 'Read a member', description: 'One member with a user account, as the list shows it. A pending invitation is not a member: its id answers 404 here until it is accepted.' });
 
-export const deleteOrganizationMember = member.delete({
-  summary: 'Remove a member and its user',
+export const deleteOrganizationMember = deleteRow({
+  operationId: 'deleteOrganizationMember',
+  path: '/v1/organization/members/{memberId}',
+  tag: TAG,
+  summary: 'Remove a member and its user, ending everything that acts for them',
   description: prose`
     The member leaves the list and its \`userId\` can no longer send SMS (\`POST /v1/sms\` answers 404 User not
     found), add company notes or be booked; messages, notes and appointments it already has keep their \`userId\`.
-    Its email may be invited again. Every service that names it in \`memberIds\` loses it in the same write (a
-    service it alone took offers every member again, as \`[]\` does), so each service can be written back as read; a
-    member more than 80 services name answers 409 until it is taken out of some. Removing the organization’s last
-    ADMIN answers 409 \`LAST_ADMIN\`.
+    Its email may be invited again. Everything that acted for the member ends with the removal, from its very next
+    request: their sessions, their passkeys, and the API keys they made (with the assistants' grants made by those
+    keys or by the member's consent), each revoked unless \`keepKeys\` names it (the answer lists both). Every service
+    that names it in \`memberIds\` loses it in the same write (a service it alone took offers every member again, as
+    \`[]\` does), so each service can be written back as read; a member more than 80 services name answers 409 until
+    it is taken out of some. Removing the organization’s last ADMIN answers 409 \`LAST_ADMIN\`.
   `,
   dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
-  errors: [409],
+  capabilities: [authorizerCacheFlush],
+  request: { path: MemberIdPath, query: RemoveMemberQuery },
+  response: MemberRemoved,
+  errors: [400, 404, 409],
 });
 
 export const createOrganizationInvitation = invitation.create({

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_USAGE_PLAN, INBOUND_USAGE_PLANS, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '#shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
+import { addLocalAuthorizerCache, DEPLOYED_STAGE, REST_API_VARIABLE, STAGE_VARIABLE } from '#shared/auth/authorizer-cache';
 import { MAX_COUNTER_SHARDS } from '#shared/store/counter-shards';
 import { newId } from '#shared/ids';
 import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
@@ -36,8 +37,9 @@ Commands:
 Target (default: the local server's DynamoDB Local at localhost:$DYNAMODB_PORT (8000), table $TABLE_NAME (sales-pipeline),
 as npm start uses them):
   --table <name> --region <region>           a deployed table, with the usual AWS credentials
-  --api <restApiId>                          with --table, for org create and org plan: the stack's RestApiId
-                                             output, whose usage plans meter the organization
+  --api <restApiId>                          with --table, for org create, org plan and key revoke: the stack's
+                                             RestApiId output, whose usage plans meter the organization and whose
+                                             authorizer cache a revocation flushes
 `;
 
 class UsageError extends Error {}
@@ -148,8 +150,9 @@ function keyScope(): ApiKeyScope {
 function configureTarget(command: string): void {
   if (values.table) {
     if (!values.region && !process.env.AWS_REGION) throw new UsageError('--region is required with --table (or set AWS_REGION)');
-    if (!values.api && ['org create', 'org plan'].includes(command)) throw new UsageError('--api is required with --table for org create and org plan (the stack output RestApiId)');
-    Object.assign(process.env, { TABLE_NAME: values.table, ...(values.region ? { AWS_REGION: values.region } : {}) });
+    if (!values.api && ['org create', 'org plan', 'key revoke'].includes(command)) throw new UsageError('--api is required with --table for org create, org plan and key revoke (the stack output RestApiId)');
+    // A revoked key's cached authorizer answers end with the stage's cache (shared/auth/authorizer-cache.ts).
+    Object.assign(process.env, { TABLE_NAME: values.table, ...(values.region ? { AWS_REGION: values.region } : {}), ...(values.api ? { [REST_API_VARIABLE]: values.api, [STAGE_VARIABLE]: DEPLOYED_STAGE } : {}) });
     return;
   }
   // The local signing only where the environment names none: a DynamoDB Local without `sharedDb` keeps a database per key.
@@ -223,15 +226,17 @@ async function run(): Promise<unknown> {
         const old = await keys.findApiKey(organizationId, required('key'));
         if (!old) throw new UsageError(`No key ${values.key} in organization ${organizationId}`);
         const oldEndsAt = later('overlap', values.overlap ?? '24h', { allowZero: true });
-        const { key, token } = await keys.createApiKey(organizationId, expiry(values['expires-in']), old.name, old.scope);
+        const { key, token } = await keys.createApiKey(organizationId, expiry(values['expires-in']), old.name, old.scope, old.memberId);
         await keys.expireApiKey(organizationId, old.keyId, oldEndsAt);
         return { organizationId, keyId: key.keyId, name: key.name, scope: key.scope, apiKey: token, replaces: old.keyId, replacedKeyEndsAt: oldEndsAt.toISOString() };
       }
       case 'key revoke': {
         const organizationId = await requireOrganization();
         const keyId = required('key');
+        // Locally the CLI is a process apart from npm start's gateway, whose cache it cannot reach.
+        if (!values.table) addLocalAuthorizerCache({ flush: async () => undefined });
         await keys.revokeApiKey(organizationId, keyId);
-        return { organizationId, keyId, revoked: true };
+        return { organizationId, keyId, revoked: true, ...(values.table ? {} : { note: 'npm start may accept the key until its cached answer lapses (AUTHORIZER_CACHE_TTL); revoke it in the console, or deployed, to end it at once' }) };
       }
       default:
         return { organizationId: values.org, keys: await keys.listApiKeys(await requireOrganization()) };

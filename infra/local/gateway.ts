@@ -7,6 +7,7 @@ import { unauthorizedChallenge } from '../../functions/oauth/metadata';
 import { NO_STORE_HEADERS } from '#shared/http/envelope';
 import { authorizerOf, handlerOf, routeId, type AuthorizerKind, type RouteDefinition } from '#shared/routes/route';
 import type { Admission } from './rate-limiter';
+import type { AuthorizerCache } from '#shared/auth/authorizer-cache';
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string; isBase64Encoded?: boolean }>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -105,6 +106,15 @@ export const INTEGRATION_TIMEOUT_MS = 29_000;
  */
 export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), aroundAuthorize = (authorize) => authorize(), meter, authorizerCacheTtlMs = 0, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
   const allowedByHeader = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
+  /**
+   * Moves at each flush: an answer the authorizer began before a flush is not cached after it, as it may have read a
+   * credential the flush was for (a revocation committed while it ran).
+   */
+  let flushes = 0;
+  const flush = async () => {
+    flushes += 1;
+    allowedByHeader.clear();
+  };
   /** Invocations under way per function (its handler) with a reserved concurrency: as Lambda counts them against it. */
   const running = new Map<string, number>();
   const compiled = routes.map(compile).sort((a, b) => specificity(a) - specificity(b));
@@ -176,6 +186,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       const entry = identity === undefined ? undefined : allowedByHeader.get(identity);
       const cached = entry && entry.until > Date.now() ? entry : undefined;
       const authorize = await loadAuthorizer(kind);
+      const flushesBefore = flushes;
       const result = cached ? cached.result : await aroundAuthorize(() => authorize({
         type: 'REQUEST',
         methodArn,
@@ -198,7 +209,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       if (result === 'UNAUTHORIZED') return sendUnauthorized(response, request);
       if (result === 'FAILED') return sendGateway(response, GATEWAY_RESPONSES.AUTHORIZER_FAILURE);
       // The policy is cached whole, as API Gateway does, and every request of the token is checked against it.
-      if (authorizerCacheTtlMs > 0 && identity !== undefined && !cached) allowedByHeader.set(identity, { result, until: Date.now() + authorizerCacheTtlMs });
+      if (authorizerCacheTtlMs > 0 && identity !== undefined && !cached && flushes === flushesBefore) allowedByHeader.set(identity, { result, until: Date.now() + authorizerCacheTtlMs });
       if (!allows(result, methodArn)) return sendGateway(response, GATEWAY_RESPONSES.ACCESS_DENIED);
       // Every method with an authorizer requires the usage-plan key it names (apiKeyRequired): metered the same way.
       if (meter && result.usageIdentifierKey) {
@@ -263,10 +274,12 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
     send(response, result.statusCode, result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body, { ...result.headers, 'x-request-id': requestId });
   };
 
-  return (request: IncomingMessage, response: ServerResponse): void => {
+  const listener = (request: IncomingMessage, response: ServerResponse): void => {
     handle(request, response).catch((error: unknown) => {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local gateway failed', error: String(error) }));
       if (!response.headersSent) sendGateway(response, GATEWAY_RESPONSES.DEFAULT_5XX);
     });
   };
+  // As FlushStageAuthorizersCache empties the stage's cache: the functions that take authority away call it.
+  return Object.assign(listener, { authorizerCache: { flush } satisfies AuthorizerCache });
 }

@@ -15,6 +15,7 @@ import { clock } from '#shared/clock';
 import { config } from '#shared/config';
 import { serveLocallyAt } from '#shared/http/base-url';
 import { logger } from '#shared/observability';
+import { addLocalAuthorizerCache } from '#shared/auth/authorizer-cache';
 import { localWorker, workerOn } from './workers';
 import { duringRoute, duringWorker, installStrictAccess } from './strict-access';
 
@@ -218,8 +219,10 @@ export async function startLocalServer(
   };
   const authorizeAlone: NonNullable<LocalGatewayOptions['aroundAuthorize']> = (authorize) => invocation(() => (aroundAuthorize ? aroundAuthorize(authorize) : authorize()));
   const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize: authorizeAlone, authorizerCacheTtlMs, meter: createUsagePlanMeter(meteredPlanOf(getOrganizationUsagePlan)) });
+  const releaseCache = addLocalAuthorizerCache(gateway.authorizerCache);
   const server = createServer(behindConsoleEdge(await withSimulatedTopics(gateway, stream)));
   await listen(server, port).catch(async (error: unknown) => {
+    releaseCache();
     await stream.stop();
     throw error;
   });
@@ -229,6 +232,7 @@ export async function startLocalServer(
   const schedules = events ? startScheduledJobs({ everyMs: scheduleEveryMs, onError: (job, error) => logger.error('scheduled job failed', { job: job.name, error }) }) : undefined;
   const close = async () => {
     releaseAddress();
+    releaseCache();
     schedules?.stop();
     await stream.stop();
     for (const queue of queues.values()) queue.stop();

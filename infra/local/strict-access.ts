@@ -82,8 +82,8 @@ const ownGrants = new Map<string, OwnGrant>([
   ...[...WORKERS, ...SCHEDULED_JOBS].map((worker): [string, OwnGrant] => [worker.name, { actions: worker.dynamodb, indexes: worker.indexes, keys: worker.keys, capabilities: 'capabilities' in worker ? worker.capabilities : undefined }]),
 ]);
 
-/** Where the local table is, as a capability reads it (no deployment option set). */
-const localPlace = (tableArn: string): CapabilityContext => ({ ...tableLocationOf(tableArn), urlSuffix: 'amazonaws.com', setting: () => undefined });
+/** Where the local table is, as a capability reads it (no deployment option set; the local gateway's API and stage). */
+const localPlace = (tableArn: string): CapabilityContext => ({ ...tableLocationOf(tableArn), urlSuffix: 'amazonaws.com', setting: () => undefined, restApiId: 'local', stageName: 'local' });
 
 /** A function's own role's policy, as the stack grants it: its table statement and its capabilities' statements. */
 const ownPolicyOf = (grant: OwnGrant, tableArn: string): PolicyDocument => ({

@@ -40,7 +40,7 @@ export interface AuditEntry {
   via: AuditVia;
   /** The OAuth client the write was made for, through the MCP server; null for any other write (and entries written before OAuth). */
   clientId: string | null;
-  /** The member whose session made the write; null for any other write (and entries written before sessions). */
+  /** The member whose session made the write, or whom its API key or grant acts for; null for an organization's own key, inbound and the CLI (and entries written before sessions). */
   memberId: number | null;
 }
 

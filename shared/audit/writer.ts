@@ -15,7 +15,7 @@ export interface Writer {
   via: AuditVia;
   /** The OAuth client the MCP server acted for (`via: mcp` with an OAuth token); absent or null otherwise. */
   clientId?: string | null;
-  /** The member whose session made the request (`via: session`); absent or null otherwise. */
+  /** The member whose session made the request (`via: session`), or whom its key or grant acts for; absent or null otherwise. */
   memberId?: number | null;
 }
 

@@ -8,6 +8,12 @@ const ApiKey = v.object({
   organizationId: v.string(),
   /** What the operator calls it ("Zapier", "website form"); null for a key issued without one. */
   name: v.optional(v.nullable(v.string()), null),
+  /**
+   * The member the key acts for: the ADMIN who made it in the console, or who consented to an OAuth grant with it. It
+   * may do what its scope and that member's current role allow, and ends with the member. Null: the organization's own
+   * (an operator's key, made by the admin CLI), held to its scope alone; a key stored before members made keys reads so.
+   */
+  memberId: v.optional(v.nullable(v.number()), null),
   /** What the key may do (shared/auth/scopes.ts); a key stored before scopes existed reads as `full`, as it acted. */
   scope: v.optional(v.picklist(API_KEY_SCOPES), DEFAULT_SCOPE),
   tokenHash: v.string(),
@@ -31,6 +37,7 @@ export function toApiKeyItem(key: ApiKey) {
     expiresAt: key.expiresAt ?? undefined,
     revokedAt: key.revokedAt ?? undefined,
     lastUsedAt: key.lastUsedAt ?? undefined,
+    memberId: key.memberId ?? undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, hashToken } from './tokens';
+import { flushAuthorizerCache } from './authorizer-cache';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { fromApiKeyItem, isActive, toApiKeyItem, type ApiKey, type ApiKeySummary } from './api-key';
@@ -7,16 +8,18 @@ import { keys } from '../store/keys';
 import { NotFoundError } from '../errors';
 import { newId, now } from '../ids';
 import { itemAtGsi1, queryAll } from '../store/query-page';
-import { insertIfAbsent, writeAlone } from '../store/transact';
+import { insertIfAbsent, writeAlone, type TransactWrite } from '../store/transact';
+import { StaleWrite } from '../store/versioned';
 import { DEFAULT_SCOPE, type ApiKeyScope } from './scopes';
 
 /** Issues a key and returns its secret token: the only time the token exists outside the caller. */
-export async function createApiKey(organizationId: string, expiresAt: Date | null = null, name: string | null = null, scope: ApiKeyScope = DEFAULT_SCOPE): Promise<{ key: ApiKeySummary; token: string }> {
+export async function createApiKey(organizationId: string, expiresAt: Date | null = null, name: string | null = null, scope: ApiKeyScope = DEFAULT_SCOPE, memberId: number | null = null): Promise<{ key: ApiKeySummary; token: string }> {
   const token = generateToken();
   const key: ApiKey = {
     keyId: newId('key'),
     organizationId,
     name,
+    memberId,
     scope,
     tokenHash: hashToken(token),
     createdAt: now(),
@@ -33,8 +36,16 @@ export async function createApiKey(organizationId: string, expiresAt: Date | nul
 export async function findActiveKeyByToken(token: string, at = new Date()): Promise<ApiKey | undefined> {
   const item = await itemAtGsi1(keys.apiKeyByTokenHash(hashToken(token)));
   const key = item && fromApiKeyItem(item);
-  return key && isActive(key, at) ? key : undefined;
+  // The index is shared by every organization: the organization and key are the item's key's, and an item whose
+  // attributes name others (a slip in some write) is no key at all, never another organization's.
+  return key && atOwnKey(item, key) && isActive(key, at) ? key : undefined;
 }
+
+/** Whether an item found through a shared index sits at the key its attributes name. */
+const atOwnKey = (item: Record<string, unknown>, key: Pick<ApiKey, 'organizationId' | 'keyId'>) => {
+  const own = keys.apiKey(key.organizationId, key.keyId);
+  return item.pk === own.pk && item.sk === own.sk;
+};
 
 export async function revokeApiKey(organizationId: string, keyId: string): Promise<void> {
   await dynamo
@@ -50,6 +61,8 @@ export async function revokeApiKey(organizationId: string, keyId: string): Promi
     .catch((error: unknown) => {
       throw (error as Error).name === 'ConditionalCheckFailedException' ? new NotFoundError('API key not found') : error;
     });
+  // Its cached answer goes too: the very next request with the key, or with a grant it made, is refused.
+  await flushAuthorizerCache();
 }
 
 /** How stale lastUsedAt may be: writing it on every request would cost a write per call. */
@@ -101,4 +114,28 @@ export async function listApiKeys(organizationId: string): Promise<ApiKeySummary
     const { tokenHash: _, ...summary } = fromApiKeyItem(item);
     return summary;
   });
+}
+
+/**
+ * The writes that end or pass on the keys of a member who leaves, for the transaction that removes the member: each
+ * revoked, or kept by the organization for whom `keptFor` names (a member, or null: the organization itself), on
+ * condition that it still acts for the member leaving.
+ */
+export function leavingMemberKeyWrites(organizationId: string, memberId: number, { revoke, keep, keptFor }: { revoke: string[]; keep: string[]; keptFor: number | null }): TransactWrite[] {
+  const stillTheirs = { ConditionExpression: 'memberId = :leaving', ExpressionAttributeValues: { ':leaving': memberId } };
+  const revoked = revoke.map((keyId): TransactWrite => ({
+    item: { Update: { TableName: config.tableName, Key: keys.apiKey(organizationId, keyId), UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)', ...stillTheirs, ExpressionAttributeValues: { ...stillTheirs.ExpressionAttributeValues, ':now': now() } } },
+    onConditionFailed: () => new StaleWrite(),
+  }));
+  const kept = keep.map((keyId): TransactWrite => ({
+    item: {
+      Update: {
+        TableName: config.tableName,
+        Key: keys.apiKey(organizationId, keyId),
+        ...(keptFor === null ? { UpdateExpression: 'REMOVE memberId', ...stillTheirs } : { UpdateExpression: 'SET memberId = :keptFor', ...stillTheirs, ExpressionAttributeValues: { ...stillTheirs.ExpressionAttributeValues, ':keptFor': keptFor } }),
+      },
+    },
+    onConditionFailed: () => new StaleWrite(),
+  }));
+  return [...revoked, ...kept];
 }

@@ -24,8 +24,17 @@ export function memberSessionOf(authorizer: Readonly<Record<string, unknown>> | 
   return { memberId: id, role: memberRole, csrfToken };
 }
 
-/** A key's or token's request to a route only a member's session calls. */
-export const sessionRequired = () => refusedUnrun(new ApiError(403, 'Only a member signed in may do this: an API key or token has no member', 'SESSION_REQUIRED'));
+/**
+ * A key's or token's request for what only a member signed in may do: a route only a session calls, or a change to
+ * people (a role above MEMBER, a member's role or phone): people are managed by people, never by a key.
+ */
+export const sessionRequired = (what = 'do this') => refusedUnrun(new ApiError(403, `Only a member signed in to the console may ${what}: an API key or OAuth token may not`, 'SESSION_REQUIRED'));
+
+/** The member the request's credential acts for (a session's, or the member an API key or grant acts for); null for the organization's own key. */
+export function actingMemberOf(authorizer: Readonly<Record<string, unknown>> | null | undefined): number | null {
+  const id = Number(authorizer?.memberId);
+  return Number.isInteger(id) && id >= 1 ? id : null;
+}
 
 /** Refused before anything ran, so not kept for an Idempotency-Key: the same request sent with its token then runs. */
 export const csrfRefused = () => refusedUnrun(new ApiError(403, `A change made with a member's session must carry the session's ${CSRF_HEADER} header (GET /v1/me answers it)`, 'CSRF_TOKEN_REQUIRED'));

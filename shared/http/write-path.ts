@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { RouteDefinition } from '../routes/route';
 import { VIA_HEADER } from '../audit/entry';
 import { asWriter, type Writer } from '../audit/writer';
-import { memberSessionOf } from './member-session';
+import { actingMemberOf, memberSessionOf } from './member-session';
 import { claimIdempotencyKey, completeIdempotencyKey, leaveIdempotencyKeyUnknown, releaseIdempotencyKey } from '../store/idempotency';
 import { asAttempt } from '../own-writes';
 import { attemptOf, idempotency, type IdempotencyStore } from './idempotency';
@@ -50,6 +50,8 @@ function writerOf(route: Pick<RouteDefinition, 'auth'>, event: APIGatewayProxyEv
     path: event.path,
     via: keyId === null ? 'inbound' : clientId || label?.trim().toLowerCase() === 'mcp' ? 'mcp' : 'api',
     ...(clientId && { clientId }),
+    // The member the key or grant acts for: every write names its member, whatever credential they gave it.
+    ...(keyId && actingMemberOf(context) !== null && { memberId: actingMemberOf(context) }),
   };
 }
 

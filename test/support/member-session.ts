@@ -1,6 +1,8 @@
 import { createMember } from '../../functions/organization/member-rules';
+import type { MemberRole } from '#shared/member-roles';
 import { sentLocally } from '../../functions/sms/local-provider';
 import type { Client, RequestOptions, TestApi } from './api';
+import { requestFrom } from './from-address';
 
 let signedIn = 0;
 
@@ -18,20 +20,38 @@ export function withHeaders(client: Client, headers: Record<string, string>): Cl
 }
 
 /**
- * A client of a member's session, as the console calls the API: a new ADMIN of the organization, with a phone, signs in
- * with the code the local SMS provider texted; the session token is its bearer token (what the edge makes of the
- * cookie) and the session's CSRF token goes with every request.
+ * A client of a member's session, as the console calls the API: a new member of the organization (an ADMIN unless
+ * told), with a phone, signs in with the code the local SMS provider texted; the session token is its bearer token
+ * (what the edge makes of the cookie) and the session's CSRF token goes with every request.
  */
-export async function memberSession(api: TestApi, organizationId: string): Promise<Client> {
+export async function memberSession(api: TestApi, organizationId: string, { role = 'ADMIN' }: { role?: MemberRole } = {}): Promise<SessionClient> {
   const phone = `+61491570${String(200 + (signedIn++ % 800)).padStart(3, '0')}`;
-  await createMember(organizationId, { role: 'ADMIN', firstName: 'Session', lastName: 'Admin', email: `session${signedIn}@example.com`, phone });
-  const asked = await api.anonymous.post('/v1/sign-in/codes', { phone });
+  await createMember(organizationId, { role, firstName: 'Session', lastName: role === 'ADMIN' ? 'Admin' : role.charAt(0) + role.slice(1).toLowerCase(), email: `session${signedIn}@example.com`, phone });
+  return signInWith(api, phone);
+}
+
+/** A session's client, with the session's token (its cookie's value) and its member as signed in. */
+export type SessionClient = Client & { token: string; member: { id: number; role: MemberRole } };
+
+let signIns = 0;
+
+/**
+ * A client of a new session of the member whose phone this is, signed in with the code texted to it. Each sign-in
+ * comes from a loopback address of its own, so a file's many sessions never meet the per-address limits, which
+ * test sign-in itself (functions/console).
+ */
+export async function signInWith(api: TestApi, phone: string): Promise<SessionClient> {
+  const n = signIns++;
+  const address = `127.0.${1 + (Math.floor(n / 250) % 250)}.${1 + (n % 250)}`;
+  const post = (path: string, body: unknown) => requestFrom(address, 'POST', `${api.url}${path}`, JSON.stringify(body), { 'content-type': 'application/json' });
+  const asked = await post('/v1/sign-in/codes', { phone });
   if (asked.status !== 202) throw new Error(`the code was not sent: ${asked.status} ${JSON.stringify(asked.body)}`);
   const code = await codeTextedTo(api, phone);
-  const answer = await api.anonymous.post('/v1/sign-in/sessions', { phone, code });
-  const token = /^__Host-session=(sps_[^;]+);/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
+  const answer = await post('/v1/sign-in/sessions', { phone, code });
+  const cookie = [answer.headers['set-cookie'] ?? []].flat().join('\n');
+  const token = /__Host-session=(sps_[^;]+);/.exec(cookie)?.[1];
   if (answer.status !== 201 || !token) throw new Error(`the member did not sign in: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return withHeaders(api.as(token), { 'x-csrf-token': answer.body.session.csrfToken });
+  return { ...withHeaders(api.as(token), { 'x-csrf-token': answer.body.session.csrfToken }), token, member: answer.body.session.member };
 }
 
 /**

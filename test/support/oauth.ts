@@ -43,6 +43,21 @@ export async function consent(authorizationUrl: string | URL, apiKey: string, { 
   return fetch(action, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieOf(page) }, body });
 }
 
+/**
+ * Walks the consent page as a member signed in to the console in this browser: the session's cookie goes with the page
+ * and the post, and no key is pasted. Answers the post's answer (not followed).
+ */
+export async function consentAsMember(authorizationUrl: string | URL, sessionToken: string, { scope = 'read', decision = 'allow' }: { scope?: string; decision?: string } = {}): Promise<Response> {
+  const session = `__Host-session=${sessionToken}`;
+  const page = await fetch(authorizationUrl, { redirect: 'manual', headers: { cookie: session } });
+  if (page.status !== 200) throw new Error(`The authorization page answered ${page.status}: ${await page.text()}`);
+  const html = await page.text();
+  const action = new URL(/<form method="post" action="([^"]+)">/.exec(html)![1]!, authorizationUrl);
+  const cookies = [...page.headers.getSetCookie().map((cookie) => cookie.split(';')[0]!), session].join('; ');
+  const body = new URLSearchParams({ ...formFieldsOf(html), granted_scope: scope, decision });
+  return fetch(action, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies }, body });
+}
+
 /** What the consent post sent the browser back with. */
 export const redirectedWith = (response: Response) => new URL(response.headers.get('location') ?? 'about:blank').searchParams;
 

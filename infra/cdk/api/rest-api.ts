@@ -1,3 +1,4 @@
+import { DEPLOYED_STAGE } from '#shared/auth/authorizer-cache';
 import { ArnFormat, CfnOutput, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
@@ -45,7 +46,8 @@ export const ACCESS_LOG_FIELDS = {
   responseLength: AccessLogField.contextResponseLength(),
 } as const;
 
-export const STAGE_NAME = 'prod';
+/** The API's one stage (the admin CLI names it when it flushes the stage's authorizer cache). */
+export const STAGE_NAME = DEPLOYED_STAGE;
 
 /** The methods a route's function answers on its path: its own, and OPTIONS when it answers its CORS preflight. */
 export const methodsOf = (route: RouteDefinition): string[] => [route.method, ...(route.preflight ? ['OPTIONS'] : [])];

@@ -51,9 +51,10 @@ export const deployedBaseUrl = (stack: Stack, api: RestApi, options: DeploymentO
 
 /**
  * Whether a route's function signs or reads list cursors, and so reads the cursor key: a keyed route may list (itself,
- * or an MCP tool call run in process); a public one (OAuth, metadata, the inbound post, the reference) lists nothing.
+ * or an MCP tool call run in process); a public one (OAuth, metadata, the inbound post, the reference) lists nothing,
+ * and reads it only when its row says it signs with it (`readsSigningKey`: OAuth's consent page, for its CSRF tokens).
  */
-export const readsCursorKey = (route: Pick<RouteDefinition, 'auth'>): boolean => route.auth !== 'none';
+export const readsCursorKey = (route: Pick<RouteDefinition, 'auth' | 'readsSigningKey'>): boolean => route.auth !== 'none' || route.readsSigningKey === true;
 
 /** The function behind each route, one per handler, made in the stack its route's group is in. */
 export class RouteFunctions {
@@ -72,7 +73,7 @@ export class RouteFunctions {
     this.cursorKeyEnvironment = options.samLocal ? { CURSOR_SECRET: '' } : { CURSOR_SECRET_ARN: this.cursorKey.secretArn };
     if (!options.samLocal) this.paramsAndSecrets = ParamsAndSecretsLayerVersion.fromVersion(ParamsAndSecretsVersions.V1_0_103, { cacheEnabled: false, logLevel: ParamsAndSecretsLogLevel.WARN });
     this.environment = { [BASE_URL_VARIABLE]: deployedBaseUrl(stack, api, options) };
-    this.where = capabilityContext(stack, options);
+    this.where = { ...capabilityContext(stack, options), restApiId: api.restApiId, stageName: STAGE_NAME };
   }
 
   functionFor = (scope: Construct, route: RouteDefinition): ApiFunction => {
