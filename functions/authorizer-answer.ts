@@ -28,6 +28,8 @@ export interface Credential {
   context: Record<string, string | number | boolean>;
   /** An audience-bound token's answer allows every path (policyOf). */
   everywhere?: boolean;
+  /** When it ends by itself (a key's expiry, a session's idle or absolute end, a token's life), if it does. */
+  endsAt?: string | null;
 }
 
 /**
@@ -44,7 +46,8 @@ export async function answerFor(methodArn: string, credential: Credential): Prom
     principalId: credential.principalId,
     policyDocument: policyOf(methodArn, { scope, role }, { everywhere: credential.everywhere }),
     // Context values are strings, numbers or booleans only: the organization's own credential has memberId and role ''.
-    context: { keyId: '', keyName: '', ...credential.context, organizationId, scope, memberId: memberId ?? '', memberRole: role ?? '', counterShards },
+    // `endsAt`: the functions refuse the credential from then on, though the gateway's cached answer lets it through.
+    context: { keyId: '', keyName: '', ...credential.context, organizationId, scope, memberId: memberId ?? '', memberRole: role ?? '', endsAt: credential.endsAt ?? '', counterShards },
     // API Gateway meters and throttles the request against the usage plan holding this organization's key.
     usageIdentifierKey: usageIdentifierKey(organizationId),
   };

@@ -27,7 +27,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
   if (!key) throw await unauthorized();
   const [answer] = await Promise.all([
     // The key acts for the member who made it (or for the organization, an operator's key): held to that member's role now.
-    answerFor(event.methodArn, { principalId: key.keyId, organizationId: key.organizationId, memberId: key.memberId, scope: key.scope, context: { keyId: key.keyId, keyName: key.name ?? '' } }).catch(failed),
+    answerFor(event.methodArn, { principalId: key.keyId, organizationId: key.organizationId, memberId: key.memberId, scope: key.scope, endsAt: key.expiresAt, context: { keyId: key.keyId, keyName: key.name ?? '' } }).catch(failed),
     // Bookkeeping must never refuse a valid key: a failed write is logged, and the request goes on.
     touchApiKey(key).catch((error: unknown) => {
       logger.error('could not record the key as used', { keyId: key.keyId, error: error as Error });

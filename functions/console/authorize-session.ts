@@ -20,14 +20,12 @@ export async function authorizeSession(token: string, event: APIGatewayRequestAu
   const session = await findActiveSession(token).catch(failed);
   if (!session) throw await refused('apiKey', context);
   const { organizationId, memberId } = session;
-  const [answer, endsAt] = await Promise.all([
-    answerFor(event.methodArn, { principalId: `member:${organizationId}:${memberId}`, organizationId, memberId, scope: 'full', context: { csrfToken: csrfTokenOf(token), sessionHash: session.tokenHash } }).catch(failed),
-    // Bookkeeping never refuses a live session: a failed write is logged, and the request goes on.
-    touchSession(session).catch((error: unknown) => {
-      logger.error('could not record the session as used', { error: error as Error });
-      return sessionEndsAt(session);
-    }),
-  ]);
+  // Bookkeeping never refuses a live session: a failed write is logged, and the request goes on.
+  const endsAt = await touchSession(session).catch((error: unknown) => {
+    logger.error('could not record the session as used', { error: error as Error });
+    return sessionEndsAt(session);
+  });
+  const answer = await answerFor(event.methodArn, { principalId: `member:${organizationId}:${memberId}`, organizationId, memberId, scope: 'full', endsAt, context: { csrfToken: csrfTokenOf(token), sessionHash: session.tokenHash, sessionEndsAt: endsAt } }).catch(failed);
   if (!answer) throw await refused('apiKey', context);
-  return { ...answer, context: { ...answer.context, sessionEndsAt: endsAt } };
+  return answer;
 }

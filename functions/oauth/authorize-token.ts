@@ -54,6 +54,7 @@ export async function authorizeOAuthToken(token: string, event: APIGatewayReques
     // An access token's names every path: the gateway caches this answer per token, and one naming /mcp alone would
     // answer the token on a REST route 403 (a scope's refusal) once cached; every route but /mcp refuses it 401 itself.
     everywhere: kind === 'access',
+    endsAt: principal.endsAt,
     context: {
       keyId: principal.keyId,
       keyName: principal.keyName,

@@ -80,6 +80,8 @@ export interface OAuthPrincipal {
   scope: ApiKeyScope;
   clientId: string;
   grantId: string;
+  /** When the token ends by itself: its own expiry, or its granting key's if sooner. */
+  endsAt: string;
 }
 
 const LAST_USED_PRECISION_MS = 60_000;
@@ -117,5 +119,6 @@ export async function principalOf(secret: StoredSecret, at = clock.now()): Promi
     scope: narrowerScope(secret.scope, key.scope),
     clientId: secret.clientId,
     grantId: secret.grantId,
+    endsAt: key.expiresAt !== null && key.expiresAt < secret.expiresAt ? key.expiresAt : secret.expiresAt,
   };
 }

@@ -8,6 +8,7 @@ import { memberLeavingServices } from '../services/store';
 import { reserveIds } from '#shared/store/sequences';
 import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
 import { sessionRequired } from '#shared/http/member-session';
+import { clock } from '#shared/clock';
 import { isActive } from '#shared/auth/api-key';
 import { leavingMemberKeyWrites, listApiKeys } from '#shared/auth/api-keys';
 import { endEverySession } from '../console/sessions';
@@ -106,7 +107,7 @@ export async function removeMember(organizationId: string, memberId: number, { k
     const [member, leavingServices, theirKeys] = await Promise.all([readMember(organizationId, memberId), memberLeavingServices(organizationId, memberId, now()), activeKeysOf(organizationId, memberId)]);
     const notTheirs = keepKeys.filter((keyId) => !theirKeys.includes(keyId));
     if (notTheirs.length) throw new ValidationError([{ path: 'keepKeys', message: `keepKeys must name active keys that act for member ${memberId}: ${notTheirs.join(', ')} ${notTheirs.length === 1 ? 'does' : 'do'} not` }]);
-    if (keptFor === memberId) throw new ValidationError([{ path: 'keepKeys', message: 'A member removing themself cannot keep their keys: another ADMIN must' }]);
+    if (keepKeys.length && keptFor === memberId) throw new ValidationError([{ path: 'keepKeys', message: 'A member removing themself cannot keep their keys: another ADMIN must' }]);
     const kept = { revoke: theirKeys.filter((keyId) => !keepKeys.includes(keyId)), keep: [...new Set(keepKeys)], keptFor };
     const leavingKeys = leavingMemberKeyWrites(organizationId, memberId, kept);
     const otherAdmin = member.role === 'ADMIN' ? (await getAdmins(organizationId)).find((admin) => admin.id !== member.id) : undefined;
@@ -134,7 +135,7 @@ export interface KeysOfLeavingMember {
 
 /** The member's keys still active: those a removal revokes or passes on (a revoked or expired one ends nothing). */
 async function activeKeysOf(organizationId: string, memberId: number): Promise<string[]> {
-  const at = new Date();
+  const at = new Date(clock.now());
   return (await listApiKeys(organizationId)).filter((key) => key.memberId === memberId && isActive({ ...key, tokenHash: '' }, at)).map((key) => key.keyId);
 }
 

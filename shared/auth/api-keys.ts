@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, hashToken } from './tokens';
 import { flushAuthorizerCache } from './authorizer-cache';
+import { clock } from '../clock';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
 import { fromApiKeyItem, isActive, toApiKeyItem, type ApiKey, type ApiKeySummary } from './api-key';
@@ -33,7 +34,7 @@ export async function createApiKey(organizationId: string, expiresAt: Date | nul
 }
 
 /** The active key a token belongs to, or undefined for unknown, expired and revoked tokens. */
-export async function findActiveKeyByToken(token: string, at = new Date()): Promise<ApiKey | undefined> {
+export async function findActiveKeyByToken(token: string, at = new Date(clock.now())): Promise<ApiKey | undefined> {
   const item = await itemAtGsi1(keys.apiKeyByTokenHash(hashToken(token)));
   const key = item && fromApiKeyItem(item);
   // The index is shared by every organization: the organization and key are the item's key's, and an item whose
