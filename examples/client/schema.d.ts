@@ -631,7 +631,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member with a user account
-         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400.
+         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400, and one another member of the organization has answers 409 `PHONE_TAKEN` (a texted code signs a phone in as one member of each organization).
          */
         post: operations["createOrganizationMember"];
         delete?: never;
@@ -655,15 +655,15 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove a member and its user
-         * @description The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Every service that names it in `memberIds` loses it in the same write (a service it alone took offers every member again, as `[]` does), so each service can be written back as read; a member more than 80 services name answers 409 until it is taken out of some. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.
+         * Remove a member and its user, ending everything that acts for them
+         * @description The member leaves the list and its `userId` can no longer send SMS (`POST /v1/sms` answers 404 User not found), add company notes or be booked; messages, notes and appointments it already has keep their `userId`. Its email may be invited again. Everything that acted for the member ends with the removal, from its very next request: their sessions, their passkeys, and the API keys they made (with the assistants' grants made by those keys or by the member's consent), each revoked unless `keepKeys` names it (the answer lists both). Every service that names it in `memberIds` loses it in the same write (a service it alone took offers every member again, as `[]` does), so each service can be written back as read; a member more than 80 services name answers 409 until it is taken out of some. Removing the organization’s last ADMIN answers 409 `LAST_ADMIN`.
          */
         delete: operations["deleteOrganizationMember"];
         options?: never;
         head?: never;
         /**
          * Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours
-         * @description Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).
+         * @description Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A `phone` another member of the organization has answers 409 `PHONE_TAKEN`; the old one is free at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).
          */
         patch: operations["updateOrganizationMember"];
         trace?: never;
@@ -3989,7 +3989,7 @@ export interface components {
              */
             clientId: string | null;
             /**
-             * @description The member (its id in `GET /v1/organization/members`) whose session made the write (`via: session`); null otherwise.
+             * @description The member (its id in `GET /v1/organization/members`) whose session made the write (`via: session`), or whom the API key or assistant’s grant that made it acts for; null for an organization’s own key and for what no credential wrote.
              * @default null
              */
             memberId: number | null;
@@ -4737,6 +4737,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description UNSUPPORTED_MEDIA_TYPE: the request has a body and its `Content-Type` is not `application/json` (a `charset` may follow; the body is read as UTF-8), or it has none. Nothing ran. A request without a body needs no `Content-Type`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description RATE_LIMITED: the organization’s usage plan was exceeded, either its requests per second and burst or its daily quota (renewed at 00:00 UTC). Wait the Retry-After seconds before retrying. */
         TooManyRequests: {
             headers: {
@@ -4929,6 +4938,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -5042,6 +5052,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -5222,6 +5233,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -5357,6 +5369,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -5729,6 +5742,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -5843,6 +5857,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -5972,6 +5987,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description The SMS provider failed; the body is {message} only, not the error envelope. */
@@ -6195,6 +6211,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -6342,6 +6359,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -6522,6 +6540,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -6791,6 +6810,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -7065,6 +7085,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -7328,6 +7349,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -7423,6 +7445,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -7517,6 +7540,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -7744,6 +7768,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -7853,6 +7878,7 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -7979,6 +8005,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -8114,6 +8141,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -8217,6 +8245,7 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -8337,6 +8366,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -8522,6 +8552,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -8655,6 +8686,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -8702,7 +8734,10 @@ export interface operations {
     };
     deleteOrganizationMember: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description API keys the member made to keep, by id, separated by commas: each then acts for whoever removes the member (their member, or the organization for its own key). Every other key acting for the member is revoked. */
+                keepKeys?: string;
+            };
             header?: never;
             path: {
                 memberId: number;
@@ -8711,7 +8746,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Remove a member and its user */
+            /** @description Remove a member and its user, ending everything that acts for them */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8721,6 +8756,10 @@ export interface operations {
                         /** @constant */
                         success: true;
                         id: number;
+                        /** @description The API keys that acted for the member, revoked with the removal (their grants to assistants end with them). */
+                        revokedKeyIds: string[];
+                        /** @description The keys `keepKeys` named, now acting for whoever removed the member. */
+                        keptKeyIds: string[];
                     };
                 };
             };
@@ -8860,6 +8899,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -8982,6 +9022,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -9060,6 +9101,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -9316,6 +9358,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -9528,6 +9571,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -9734,6 +9778,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -9916,6 +9961,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10045,6 +10091,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10183,6 +10230,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10278,6 +10326,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10428,6 +10477,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10556,6 +10606,7 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10701,6 +10752,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10790,6 +10842,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -10906,6 +10959,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11012,6 +11066,7 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11135,6 +11190,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11251,6 +11307,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11357,6 +11414,7 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11480,6 +11538,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11797,6 +11856,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -11910,6 +11970,7 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -12039,6 +12100,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -12094,6 +12156,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description TOO_MANY_ROTATIONS: the webhook's secret was rotated 3 times in the last hour; nothing changed. Wait the Retry-After seconds, until the oldest of them is an hour old. Or RATE_LIMITED: the organization's usage plan was exceeded. */
             429: {
                 headers: {
@@ -12219,6 +12282,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -12302,6 +12366,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -12485,6 +12550,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -12702,6 +12768,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -12779,6 +12846,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -13531,6 +13599,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             /** @description SERVICE_UNAVAILABLE: the recount could not be queued; nothing was started (its record reads FAILED). Retry after Retry-After. */
@@ -13625,8 +13694,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description CROSS_SITE_REQUEST: a browser sent it from a page of another site (`Sec-Fetch-Site` `cross-site` or `same-site`, or an `Origin` other than the API’s own). Nothing ran and no cookie is set. A client that is no browser sends neither header. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Too many codes asked from this address or for this phone: wait the Retry-After seconds. */
             429: {
                 headers: {
@@ -13697,8 +13776,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description CROSS_SITE_REQUEST: a browser sent it from a page of another site (`Sec-Fetch-Site` `cross-site` or `same-site`, or an `Origin` other than the API’s own). Nothing ran and no cookie is set. A client that is no browser sends neither header. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description More than 20 sign-in attempts from this address this minute: wait the Retry-After seconds. */
             429: {
                 headers: {
@@ -13739,8 +13828,18 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description CROSS_SITE_REQUEST: a browser sent it from a page of another site (`Sec-Fetch-Site` `cross-site` or `same-site`, or an `Origin` other than the API’s own). Nothing ran and no cookie is set. A client that is no browser sends neither header. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description More than 20 sign-in attempts from this address this minute: wait the Retry-After seconds. */
             429: {
                 headers: {
@@ -13820,8 +13919,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description CROSS_SITE_REQUEST: a browser sent it from a page of another site (`Sec-Fetch-Site` `cross-site` or `same-site`, or an `Origin` other than the API’s own). Nothing ran and no cookie is set. A client that is no browser sends neither header. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description More than 20 sign-in attempts from this address this minute: wait the Retry-After seconds. */
             429: {
                 headers: {
@@ -13924,6 +14033,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -14009,6 +14119,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -14188,6 +14299,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -14240,7 +14352,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (121 tools in about 565 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (121 tools in about 566 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;
@@ -14329,6 +14441,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -14555,6 +14668,7 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description `temporarily_unavailable`: one client address registered 10 clients this minute or 30 this hour; or the route’s ceiling, shared by every caller, was met. Wait the Retry-After seconds. */
             429: {
                 headers: {
