@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import { authorizerCacheFlush, REST_API_VARIABLE, STAGE_VARIABLE } from '#shared/auth/authorizer-cache';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -231,6 +232,29 @@ describe('the API stack', () => {
     expect(allActions).not.toContain('dynamodb:Scan');
   });
 
+  it('lets exactly the functions that take authority away flush the stage’s authorizer cache: apigateway:DELETE on that cache alone, with the API’s id and stage in their settings', () => {
+    const flushes = (constructId: string) => {
+      const policy = Object.entries(policies).find(([logicalId]) => logicalId.startsWith(`${constructId}Role`))?.[1];
+      return (policy?.Properties.PolicyDocument.Statement ?? []).filter((statement: { Action: string | string[] }) => [statement.Action].flat().some((action) => action.startsWith('apigateway:')));
+    };
+    const flushing = new Set(routes.filter((route) => route.capabilities?.includes(authorizerCacheFlush)).map((route) => routeId(route)));
+    expect([...flushing].sort()).toEqual(
+      ['DeleteOauthGrant', 'DeleteOrganizationMember', 'PostOAuthToken', 'RevokeApiKey', 'SignOut', 'SignOutEverywhere', 'UpdateOrganizationMember'].sort(),
+    );
+    for (const route of routes) {
+      const statements = flushes(routeId(route));
+      if (!flushing.has(routeId(route))) {
+        expect(statements, route.operationId).toEqual([]);
+        continue;
+      }
+      expect(statements, route.operationId).toHaveLength(1);
+      expect([statements[0].Action].flat(), route.operationId).toEqual(['apigateway:DELETE']);
+      expect(JSON.stringify(statements[0].Resource), route.operationId).toMatch(/apigateway.*::\/restapis\/.*\/stages\/prod\/cache\/authorizers/);
+      const fn = Object.entries(functions).find(([logicalId]) => logicalId.startsWith(routeId(route)) && !logicalId.includes('Role'))?.[1];
+      expect(Object.keys(fn?.Properties.Environment.Variables ?? {}), route.operationId).toEqual(expect.arrayContaining([REST_API_VARIABLE, STAGE_VARIABLE]));
+    }
+  });
+
   it("holds every function's own table grant to the keys it names: a public route's, each one it reaches; an authorizer's too", () => {
     for (const route of routes.filter((candidate) => candidate.auth === 'none' && candidate.dynamodb.length > 0)) {
       expect(route.ownKeys, route.operationId).toBeDefined();
@@ -407,11 +431,12 @@ describe('the API stack', () => {
     }
   });
 
-  it('keeps the cursor signing key out of every function’s configuration: keyed route functions get the secret’s ARN, the extension that reads it, and read access to that secret alone; public ones (OAuth) none of it', () => {
+  it('keeps the cursor signing key out of every function’s configuration: keyed route functions and the consent page’s get the secret’s ARN, the extension that reads it, and read access to that secret alone; other public ones (OAuth’s registration and token) none of it', () => {
     const publicIds = routes.filter((route) => !route.aliasOf && !readsCursorKey(route)).map(routeId);
-    const oauthIds = routes.filter((route) => route.path.startsWith('/oauth/')).map(routeId);
-    expect(oauthIds).toHaveLength(4);
-    expect(publicIds).toEqual(expect.arrayContaining(oauthIds));
+    const oauth = routes.filter((route) => route.path.startsWith('/oauth/'));
+    // The consent page signs its CSRF tokens with the key (functions/oauth/consent.ts); registration and tokens do not.
+    expect(oauth.filter(readsCursorKey).map((route) => route.operationId)).toEqual(['getOAuthAuthorize', 'postOAuthAuthorize']);
+    expect(publicIds).toEqual(expect.arrayContaining(oauth.filter((route) => !readsCursorKey(route)).map(routeId)));
     const [secretId] = Object.keys(apiTemplate.findResources('AWS::SecretsManager::Secret'));
     expect(secretId).toMatch(/^CursorSigningKey/);
     /** The secret as a function's template refers to it: its Ref, or the nested stack's parameter carrying it. */
@@ -572,7 +597,7 @@ describe('the key sealing tenants’ secrets', () => {
   const kmsStatements = (policy: Resource) => (policy.Properties.PolicyDocument.Statement as Statement[]).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')));
   /** The KMS actions a capability list grants: what the routes and workers declare, not a list of functions. */
   const kmsActionsOf = (capabilities: readonly Capability[] = []) =>
-    capabilities.flatMap((capability) => capability.statements({ tableName: 'x', partition: 'aws', region: 'r', account: '1', urlSuffix: 'x', setting: () => undefined })).flatMap((statement) => statement.actions).filter((action) => action.startsWith('kms:')).sort();
+    capabilities.flatMap((capability) => capability.statements({ tableName: 'x', partition: 'aws', region: 'r', account: '1', urlSuffix: 'x', setting: () => undefined, restApiId: 'api', stageName: 'prod' })).flatMap((statement) => statement.actions).filter((action) => action.startsWith('kms:')).sort();
   /**
    * Who holds each use: a public route's and a worker's function, on its own role; a keyed route's, the tenant-data role
    * (`TenantData`) its sessions are of, for the organization's secrets alone.

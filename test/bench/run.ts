@@ -239,13 +239,17 @@ try {
   const { measureTenantSessions } = await import('./tenant-sessions');
   const tenantSessions = await measureTenantSessions({ endpoint: stack.endpoint, tableName: TableName, key: leadKeys.lead(org.organizationId, leadId), rounds: ROUNDS });
 
+  progress('authority: a warm request with a member’s key against one with the organization’s, and a revoked key’s next request');
+  const { measureAuthority, authorityRatios } = await import('./authority');
+  const authority = await measureAuthority({ url: stack.url, newOrganization: stack.newOrganization, rounds: ROUNDS });
+
   // 6. Cold starts (no stack needed, but it is cheap to keep).
   const coldStarts = await measureColdStarts({ rounds: Number(process.env.BENCH_IMPORT_ROUNDS ?? 5), progress });
 
   // 7. The API stack's synth and sizes (no stack needed).
   const stacks = measureStackSizes(progress);
 
-  const ratios = [...collectRatios({ visits, overhead, http, aroundTheClock, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire }, statusChangeFloor), ...tenantSessionRatios(tenantSessions), ...(consoleLoad ? consoleRatios(consoleLoad) : [])];
+  const ratios = [...collectRatios({ visits, overhead, http, aroundTheClock, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, scale, depth, coldStarts, wire }, statusChangeFloor), ...tenantSessionRatios(tenantSessions), ...authorityRatios(authority), ...(consoleLoad ? consoleRatios(consoleLoad) : [])];
   const minutes = (performance.now() - started) / 60_000;
   writeFileSync(new URL('../../docs/performance.md', import.meta.url), renderReport({ visits, overhead, http, aroundTheClock, served, serverCpuMsPerCall, bareServed, npmStart: npmStartFigures, capacity, scale, depth, coldStarts, wire, consoleLoad, ratios, stacks, loadSeconds, scaleItems: SCALE_ITEMS, minutes }));
   writeFileSync(new URL('../../docs/performance.svg', import.meta.url), renderChart(ratios));
