@@ -94,6 +94,13 @@ export class PayloadTooLargeError extends ApiError {
   }
 }
 
+/** A body sent as a media type the route does not read: refused before anything parses it, naming what it takes. */
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(message: string) {
+    super(415, message, 'UNSUPPORTED_MEDIA_TYPE');
+  }
+}
+
 /**
  * A provider the API hands a request to refused or failed; the API answers this with a bare {message} (502).
  * `unconfirmed` when the provider may have taken the request all the same (no answer in time, a lost connection, a

@@ -73,7 +73,7 @@ describe('a body sent to an action that takes no fields (rotating a secret or a 
     const all = await actions(client);
     for (const { action, record, key } of all) {
       const before = (await client.get(record)).body[key].updatedAt;
-      const malformed = await client.post(action, undefined, { rawBody: '{"a":' });
+      const malformed = await client.post(action, undefined, { rawBody: '{"a":', headers: { 'content-type': 'application/json' } });
       expect(malformed.status, action).toBe(400);
       expect(malformed.body.error.code, action).toBe('INVALID_JSON');
       const withField = await client.post(action, { expiresIn: 3600 });

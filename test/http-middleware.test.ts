@@ -22,7 +22,7 @@ function event(body: string | null, organizationId: string | null = 'org_1', { i
   return {
     httpMethod: 'POST',
     path: `/v1/probe/${id}`,
-    headers: {},
+    headers: { 'Content-Type': 'application/json' },
     pathParameters: { id },
     queryStringParameters: null,
     body,
@@ -105,10 +105,25 @@ describe('the handler middleware', () => {
     expect(JSON.parse(response.body).error.details).toEqual([{ path: 'n', message: expect.stringContaining('number') }]);
     expect(handle).not.toHaveBeenCalled();
   });
+
+  it('takes a JSON body as application/json alone, in any case and with any parameters, before the handler runs', async () => {
+    captureLog();
+    const handle = vi.fn(async () => ({ ok: true }));
+    const handler = apiHandler(route, handle);
+    const typed = (contentType: string | undefined) => ({ ...(event('{"n":1}') as object), headers: contentType === undefined ? {} : { 'content-type': contentType } }) as never;
+    for (const taken of ['application/json', 'APPLICATION/JSON', 'application/json; charset=UTF-8', 'application/json;charset="utf-8"', ' application/json ; foo=bar']) {
+      expect((await handler(typed(taken), context)).statusCode, taken).toBe(201);
+    }
+    for (const refused of [undefined, '', 'text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json-seq', 'application/ld+json', 'application/jsonx']) {
+      const response = await handler(typed(refused), context);
+      expect([response.statusCode, JSON.parse(response.body).error.code], String(refused)).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    }
+    expect(handle).toHaveBeenCalledTimes(5);
+  });
 });
 
 describe('an Idempotency-Key and a 409', () => {
-  const withKey = (key: string) => ({ ...(event('{"n":1}') as object), headers: { 'Idempotency-Key': key } }) as never;
+  const withKey = (key: string) => ({ ...(event('{"n":1}') as object), headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key } }) as never;
 
   it('does not keep a 409 CONFLICT from a write that lost its race: a retry with the same key runs again', async () => {
     captureLog();

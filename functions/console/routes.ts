@@ -1,5 +1,6 @@
 import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { prose } from '#shared/prose';
+import { CROSS_SITE_REQUEST, refuseCrossSiteRequest } from '#shared/http/cross-site';
 import { signInCodeQueueSender } from './code-queue';
 import { AddPasskeyBody, ApiKeyIdPath, ApiKeyList, ApiKeyRevoked, CodeSent, CreateApiKeyBody, CreatedApiKey, CurrentSession, PasskeyAdded, PasskeyOptions, RequestCodeBody, SignedIn, SignedOut, SignInWithCodeBody, SignInWithPasskeyBody } from './schema';
 import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
@@ -14,6 +15,17 @@ const PUBLIC = {
   idempotencyKey: false as const,
   // Far above what people signing in ask for, below the stage's: the per-source limits are what stop one caller.
   throttle: { rateLimit: 50, burstLimit: 100 },
+  // A page on another site must not sign a browser in (to the attacker's account) or spend a phone's codes.
+  admission: refuseCrossSiteRequest,
+};
+
+/** What `admission` refuses, before anything else. */
+const CROSS_SITE = {
+  description: prose`
+    ${CROSS_SITE_REQUEST}: a browser sent it from a page of another site (\`Sec-Fetch-Site\` \`cross-site\` or
+    \`same-site\`, or an \`Origin\` other than the API’s own). Nothing ran and no cookie is set. A client that is no
+    browser sends neither header.
+  `,
 };
 
 const COOKIE = prose`
@@ -48,8 +60,8 @@ export const requestSignInCode = defineRoute({
   status: 202,
   request: { body: RequestCodeBody },
   response: CodeSent,
-  errors: [400],
-  responses: { 429: { description: 'Too many codes asked from this address or for this phone: wait the Retry-After seconds.' } },
+  errors: [400, 403],
+  responses: { 403: CROSS_SITE, 429: { description: 'Too many codes asked from this address or for this phone: wait the Retry-After seconds.' } },
 });
 
 export const signInWithCode = defineRoute({
@@ -70,9 +82,10 @@ export const signInWithCode = defineRoute({
   status: 201,
   request: { body: SignInWithCodeBody },
   response: SignedIn,
-  errors: [400, 409],
+  errors: [400, 403, 409],
   responses: {
     201: { headers: SET_COOKIE },
+    403: CROSS_SITE,
     429: { description: attemptsLimited },
   },
 });
@@ -93,8 +106,8 @@ export const passkeySignInOptions = defineRoute({
   status: 200,
   request: {},
   response: PasskeyOptions,
-  errors: [],
-  responses: { 429: { description: attemptsLimited } },
+  errors: [403],
+  responses: { 403: CROSS_SITE, 429: { description: attemptsLimited } },
 });
 
 export const signInWithPasskey = defineRoute({
@@ -114,9 +127,10 @@ export const signInWithPasskey = defineRoute({
   status: 201,
   request: { body: SignInWithPasskeyBody },
   response: SignedIn,
-  errors: [400],
+  errors: [400, 403],
   responses: {
     201: { headers: SET_COOKIE },
+    403: CROSS_SITE,
     429: { description: attemptsLimited },
   },
 });

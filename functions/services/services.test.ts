@@ -163,7 +163,7 @@ describe('POST /v1/services', () => {
 
   it('answers 400 for a malformed or missing body', async () => {
     const { client } = await api.organization();
-    expect((await client.post('/v1/services', undefined, { rawBody: '{"name":' })).status).toBe(400);
+    expect((await client.post('/v1/services', undefined, { rawBody: '{"name":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect((await client.post('/v1/services')).status).toBe(400);
   });
 

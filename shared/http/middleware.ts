@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { ApiError, BadRequestError, PayloadTooLargeError, ProviderError, refusedUnrun, ValidationError } from '../errors';
+import { ApiError, BadRequestError, PayloadTooLargeError, ProviderError, refusedUnrun, UnsupportedMediaTypeError, ValidationError } from '../errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DIMENSION, functionVersionOf, logger, METRIC } from '../observability';
@@ -116,6 +116,34 @@ export function absentBodyIsEmptyObject(): Middleware {
   return {
     before: (request) => {
       if (request.event.body === null || request.event.body === undefined || request.event.body === '') request.event.body = '{}';
+    },
+  };
+}
+
+/** The one media type a JSON body is taken as (no `+json` type is used by any client of this API). */
+export const JSON_BODY_TYPE = 'application/json';
+
+/**
+ * Whether a Content-Type is JSON's: `application/json` in any case, whatever its parameters. A `charset` changes nothing:
+ * the body is read as UTF-8 whatever it says (RFC 8259 §8.1), and other bytes answer 400 INVALID_JSON (jsonBodyAsText).
+ */
+export const isJsonContentType = (contentType: string): boolean => contentType.split(';')[0]!.trim().toLowerCase() === JSON_BODY_TYPE;
+
+/**
+ * A JSON route's body must say it is JSON: a text/plain, form or multipart body (what a page on another site can post
+ * without asking first), or a body with no Content-Type, answers 415 before anything reads it, rather than be parsed
+ * as JSON all the same. A request without a body needs no Content-Type (an action that takes no fields).
+ */
+export function jsonContentTypeOnly(): Middleware {
+  return {
+    before: (request) => {
+      const { body, headers } = request.event;
+      if (body === null || body === undefined || body === '') return;
+      const contentType = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+      if (contentType !== undefined && isJsonContentType(contentType)) return;
+      const sent = contentType === undefined ? 'the request has none' : `not ${JSON.stringify(contentType.slice(0, 100))}`;
+      // Refused before anything ran: not kept for an Idempotency-Key, so the retry with the right type runs.
+      throw refusedUnrun(new UnsupportedMediaTypeError(`This operation takes a JSON body: send Content-Type: ${JSON_BODY_TYPE}, ${sent}`));
     },
   };
 }

@@ -10,11 +10,11 @@ import { AUDIENCE_BOUND } from '../auth/tokens';
 import { memberSessionChecks, memberSessionOf } from './member-session';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
-import { answersIdempotently, IDEMPOTENCY_HEADER, readsBody, routeId, takesNoFields } from '../routes/route';
+import { answersIdempotently, IDEMPOTENCY_HEADER, readsBody, routeId, takesJsonBody, takesNoFields } from '../routes/route';
 import { actingFor, onSessionEvent } from '../tenancy/session';
 import { sessionGrantOf } from '../tenancy/policies';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText } from './middleware';
+import { absentBodyIsEmptyObject, accessLog, bodySizeLimit, errorEnvelope, jsonBodyAsText, jsonContentTypeOnly } from './middleware';
 import { logger, METRIC } from '../observability';
 import { metrics } from '../metrics';
 import { parseOrThrow } from '../validation';
@@ -204,6 +204,8 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
       },
     });
   }
+  // A JSON body says so, whoever reads it; a route's own raw bodies (a form) are its function's to check.
+  if (takesJsonBody(route)) chain.use(jsonContentTypeOnly());
   // Every body, JSON or a form the function reads itself, is measured before anything parses it.
   if (readsBody(route)) chain.use(bodySizeLimit(route.maxBodyBytes));
   if (parsedBody) chain.use(jsonBodyAsText()).use(absentBodyIsEmptyObject()).use(httpJsonBodyParser({ disableContentTypeCheck: true }));

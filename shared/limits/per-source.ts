@@ -18,6 +18,11 @@ export interface SourceLimit {
   /** Requests one source may make in a window; the next is refused until the window ends. */
   readonly limit: number;
   readonly windowSeconds: number;
+  /**
+   * What its 429 says was asked too often, of what: `Too many sign-in codes asked for this phone`. Unsaid, the source is
+   * a client address: `Too many requests from this address`.
+   */
+  readonly tooMany?: string;
 }
 
 /** Admitted, or refused until the window ends; `first` for the one request that met the limit in its window. */
@@ -100,9 +105,12 @@ export async function countSourceRequest(limit: SourceLimit, source: string): Pr
   }
 }
 
-/** The API's answer to a source past its limit: 429 `RATE_LIMITED`, with `Retry-After` the seconds left of the window. */
-export function sourceLimited(retryAfterSeconds: number): ApiError {
-  const error = new ApiError(429, `Too many requests from this address; retry after ${retryAfterSeconds} s`, 'RATE_LIMITED');
+/**
+ * The API's answer to a source past its limit: 429 `RATE_LIMITED`, in the limit's own words (the phone's, or the
+ * address's), with `Retry-After` the seconds left of the window.
+ */
+export function sourceLimited(retryAfterSeconds: number, limit?: Pick<SourceLimit, 'tooMany'>): ApiError {
+  const error = new ApiError(429, `${limit?.tooMany ?? 'Too many requests from this address'}; retry after ${retryAfterSeconds} s`, 'RATE_LIMITED');
   error.headers = { 'Retry-After': String(retryAfterSeconds) };
   return error;
 }
@@ -112,9 +120,9 @@ export function sourceLimited(retryAfterSeconds: number): ApiError {
  * request refused by one limit is not counted against those after it (a source past its own limit spends nothing of a
  * client's).
  */
-export async function admitSource(limits: readonly (readonly [SourceLimit, string])[], refusal: (retryAfterSeconds: number) => Error = sourceLimited): Promise<void> {
+export async function admitSource(limits: readonly (readonly [SourceLimit, string])[], refusal: (retryAfterSeconds: number, limit: SourceLimit) => Error = sourceLimited): Promise<void> {
   for (const [limit, source] of limits) {
     const admission = await countSourceRequest(limit, source);
-    if (!admission.admitted) throw refusal(admission.retryAfterSeconds);
+    if (!admission.admitted) throw refusal(admission.retryAfterSeconds, limit);
   }
 }

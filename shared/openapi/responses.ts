@@ -5,7 +5,7 @@ import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-response
 import { errorEnvelope } from '../http/envelope';
 import { STORE_UNAVAILABLE_MESSAGE } from '../errors';
 import { keyReused } from '../http/idempotency';
-import { authorizerOf, isIdempotent, readsBody, writesRecords, type ResponseDoc, type RouteDefinition } from '../routes/route';
+import { authorizerOf, isIdempotent, readsBody, takesJsonBody, writesRecords, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import { badRequestExample, notFoundExample, type ErrorExample } from './error-examples';
 import { convert } from './json-schema';
 import { prose } from '../prose';
@@ -72,6 +72,15 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
     name: 'RequestTooLarge',
     description: 'The request body is larger than 256 KB (PAYLOAD_TOO_LARGE), or than the gateway accepts.',
     example: gatewayResponseBody(GATEWAY_RESPONSES.REQUEST_TOO_LARGE),
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: prose`
+      UNSUPPORTED_MEDIA_TYPE: the request has a body and its \`Content-Type\` is not \`application/json\` (a
+      \`charset\` may follow; the body is read as UTF-8), or it has none. Nothing ran. A request without a body needs no
+      \`Content-Type\`.
+    `,
+    example: errorEnvelope(415, 'This operation takes a JSON body: send Content-Type: application/json, not "text/plain"', 'UNSUPPORTED_MEDIA_TYPE'),
   },
   429: {
     name: 'TooManyRequests',
@@ -161,6 +170,8 @@ export function statusesOf(route: RouteDefinition): number[] {
   // A write that meets other requests' writes of the same records as often as it retries answers 409 CONFLICT.
   if (honoursIdempotencyKey(route) || writesRecords(route)) statuses.add(409);
   if (readsBody(route)) statuses.add(413);
+  // A JSON body sent as another type (a form, text/plain) is refused before it is read.
+  if (takesJsonBody(route)) statuses.add(415);
   // Every authorizer can fail to read its store, as can every route that reads the table; every integration can
   // outlive the gateway's timeout.
   if (authorizerOf(route) || route.dynamodb.length > 0) statuses.add(503);

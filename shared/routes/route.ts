@@ -297,6 +297,13 @@ export const takesNoFields = (route: Pick<RouteDefinition, 'method' | 'request' 
   route.method !== 'GET' && route.method !== 'DELETE' && !route.request.body && !route.requestBodies;
 
 /**
+ * Whether a route's body is JSON: a body schema (parsed by the chain, or read as text by a protocol that speaks JSON),
+ * or an action that takes no fields, whose body may be absent or `{}`. Such a body is taken as `application/json`
+ * alone. A route with raw bodies of its own (`requestBodies`: a form, an inbound post) reads their types itself.
+ */
+export const takesJsonBody = (route: Pick<RouteDefinition, 'method' | 'request' | 'requestBodies'>) => route.request.body !== undefined || takesNoFields(route);
+
+/**
  * Whether a route reads a body: every POST, PUT and PATCH (a JSON body, raw bodies of its own such as a form, or none
  * it must refuse), and any route with a body schema. Each such body is held to a size limit before anything parses it.
  */
