@@ -32,6 +32,8 @@ describe('the one decision of what a credential may call', () => {
     expect(refusalOf({ scope: 'full', role: 'MEMBER' }, 'GET', '/v1/audit-lo')).toBeUndefined();
     expect(refusalOf({ scope: 'read', role: 'MEMBER' }, 'POST', '/mcp')).toBeUndefined();
     expect(refusalOf({ scope: 'read', role: 'MEMBER' }, 'POST', '/mcp/')).toBe('SCOPE');
+    // The MCP endpoint decides per tool at its one method: another method on its path is held to the scope as any is.
+    expect(refusalOf({ scope: 'read', role: null }, 'DELETE', '/mcp')).toBe('SCOPE');
   });
 
   it('answers the policy of scope and role: every method the scope allows, less every route above the role; an organization’s key is denied nothing', () => {
@@ -41,6 +43,9 @@ describe('the one decision of what a credential may call', () => {
     expect(member.Statement[0]).toEqual({ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: [`${API}/prod/GET/*`, `${API}/prod/POST/mcp`] });
     expect(member.Statement[1]).toEqual({ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: routesDeniedTo('MEMBER').map(({ method, path }) => `${API}/prod/${method}${path}`) });
     expect(member.Statement[1]!.Resource).toContain(`${API}/prod/GET/v1/audit-log`);
+    // Each path parameter a wildcard, as API Gateway matches a request's path against the policy.
+    expect(routesDeniedTo('MEMBER')).toEqual(expect.arrayContaining([{ method: 'GET', path: '/v1/webhooks/*' }, { method: 'GET', path: '/v1/webhooks/*/deliveries' }]));
+    expect(routesDeniedTo('MEMBER').filter(({ path }) => /[{}]/.test(path))).toEqual([]);
     // An audience-bound token's answer allows every path and denies none: each route but its own refuses it itself.
     expect(policyOf(ARN, { scope: 'read', role: 'MEMBER' }, { everywhere: true })).toEqual({ Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: [`${API}/prod/*/*`] }] });
   });
