@@ -1,14 +1,18 @@
 import { useState } from 'preact/hooks';
-import { listUntil, patch, post, remove, segment } from '../api';
+import { get, listUntil, patch, post, query, remove, segment } from '../api';
 import { ROLE_LABELS } from '../format';
+import { announce } from '../notices';
 import { useSession } from '../session';
-import { ROLES, type Invitation, type Member, type Role } from '../types';
+import { ROLES, type ApiKeySummary, type Invitation, type Member, type Role } from '../types';
 import { Loading, Options, useAction, useLoad } from '../ui';
 
 function RoleSelect({ member, onSaved }: { member: Member; onSaved: (member: Member) => void }) {
   const [busy, run] = useAction();
   const change = (role: Role) =>
-    run(async () => onSaved((await patch<{ member: Member }>(`/v1/organization/members/${segment(member.id)}`, { role })).member), `${member.firstName} is now ${ROLE_LABELS[role]}.`);
+    run(
+      async () => onSaved((await patch<{ member: Member }>(`/v1/organization/members/${segment(member.id)}`, { role })).member),
+      `${member.firstName} is now ${ROLE_LABELS[role]}, from their next request: their sessions, keys and assistants with them.`,
+    );
   return (
     <div class="field">
       <label for={`role-${member.id}`}>Role</label>
@@ -72,6 +76,64 @@ function AddMember({ onAdded }: { onAdded: (member: Member) => void }) {
   );
 }
 
+/**
+ * Removing a member, saying first what ends with them: their sessions, passkeys and assistants at once, and the API keys
+ * they made, each revoked unless kept (a kept key then acts for the ADMIN removing them).
+ */
+function RemoveMember({ member, onRemoved }: { member: Member; onRemoved: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [keep, setKeep] = useState<string[]>([]);
+  const [busy, run] = useAction();
+  const theirKeys = useLoad(
+    (signal) => (open ? get<{ keys: ApiKeySummary[] }>('/v1/api-keys', signal).then(({ keys }) => keys.filter((key) => key.memberId === member.id && key.revokedAt === null)) : Promise.resolve([])),
+    [open],
+  );
+  const confirm = () =>
+    run(async () => {
+      const { revokedKeyIds, keptKeyIds } = await remove<{ revokedKeyIds: string[]; keptKeyIds: string[] }>(`/v1/organization/members/${segment(member.id)}${query({ keepKeys: keep.join(',') })}`);
+      onRemoved();
+      announce(`${member.firstName} removed: signed out everywhere, ${revokedKeyIds.length} key${revokedKeyIds.length === 1 ? '' : 's'} revoked${keptKeyIds.length ? `, ${keptKeyIds.length} kept for you` : ''}.`);
+    });
+  if (!open)
+    return (
+      <button type="button" class="danger" aria-describedby={`member-${member.id}`} onClick={() => setOpen(true)}>
+        Remove…
+      </button>
+    );
+  return (
+    <div role="group" aria-labelledby={`remove-${member.id}`}>
+      <p id={`remove-${member.id}`}>
+        Removing {member.firstName} ends their sessions, passkeys and connected assistants on their very next request. The keys they made stop
+        working too, unless you keep them: a kept key then acts for you.
+      </p>
+      <Loading loaded={theirKeys} what="their keys">
+        {(list) =>
+          list.length === 0 ? (
+            <p>They made no keys.</p>
+          ) : (
+            <ul>
+              {list.map((key) => (
+                <li key={key.id}>
+                  <label>
+                    <input type="checkbox" checked={keep.includes(key.id)} onChange={(e) => setKeep(e.currentTarget.checked ? [...keep, key.id] : keep.filter((id) => id !== key.id))} /> Keep “
+                    {key.name ?? key.id}” ({key.scope})
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loading>
+      <button type="button" class="danger" disabled={busy} onClick={confirm}>
+        Remove {member.firstName}
+      </button>{' '}
+      <button type="button" disabled={busy} onClick={() => setOpen(false)}>
+        Keep them
+      </button>
+    </div>
+  );
+}
+
 export function Members() {
   const session = useSession();
   const members = useLoad((signal) => listUntil<Member>('/v1/organization/members', 'members', { signal }).then(({ items }) => items), []);
@@ -99,6 +161,7 @@ export function Members() {
                   {member.isDisabled && ' · Disabled'}
                 </p>
                 <RoleSelect member={member} onSaved={(saved) => members.set(list.map((each) => (each.id === saved.id ? saved : each)))} />
+                {member.id !== session?.member.id && <RemoveMember member={member} onRemoved={() => members.set(list.filter((each) => each.id !== member.id))} />}
               </li>
             ))}
           </ul>
