@@ -24,7 +24,8 @@ const SAMPLES: Record<string, () => object> = Object.assign({}, ...BUILDERS.map(
  * once, the token endpoint and the authorizer find an OAuth code or token from its value, and a client registered by
  * dynamic registration belongs to no organization (any may grant it), and an anonymous caller's requests are counted
  * by its address or client id, which name none, and a person signing in to the console presents a phone, a code or a
- * passkey, which name none either. Their partitions cannot start with the organization.
+ * passkey, which name none either, and a passkey's credential id is claimed across every organization. Their
+ * partitions cannot start with the organization.
  */
 const WITHOUT_ORGANIZATION = {
   apiKeyByTokenHash: { gsi1pk: 'TOKEN#abc', gsi1sk: 'KEY' },
@@ -40,6 +41,8 @@ const WITHOUT_ORGANIZATION = {
   signInCode: { pk: 'SIGNIN#abc', sk: 'CODE' },
   signInChallenge: { pk: 'SIGNIN#CHALLENGE#abc', sk: 'CHALLENGE' },
   passkeyByCredential: { gsi1pk: 'PASSKEY#cred_1', gsi1sk: 'PASSKEY' },
+  // A credential id is one member's across every organization (WebAuthn §7.1 step 22): its claim names none.
+  credentialClaim: { pk: 'CREDENTIAL#cred_1', sk: 'CLAIM' },
 } as const;
 
 describe('every key the table is written and read with', () => {

@@ -11,6 +11,7 @@ import { ORGANIZATION_TAG, ownTableStatement, routeSessionPolicy, sessionCapabil
 import { keyringsFromEnvironment, kmsClientsSigningWith, open, seal, SecretNotOpened, sealingWith } from '#shared/envelope-encryption';
 import { keyUseStatements, opensSecrets, sealsSecrets } from '#shared/sealing-key';
 import { SMS_NUMBER_CLAIMS } from '../functions/organization/entity';
+import { CREDENTIAL_CLAIMS } from '../functions/console/entity';
 import { smsSender } from '../functions/sms/capability';
 import { actingFor, sessionEvent, type TenantSession } from '#shared/tenancy/session';
 import { metrics } from '#shared/metrics';
@@ -78,12 +79,14 @@ describe("the tenant-data role's policy", () => {
     expect(await decision(policy, 'dynamodb:Query', TABLE, [])).toBe('Allowed');
   });
 
-  it('allows a named shared partition only its own actions, on the table alone: the SMS number claim', async () => {
-    expect(sharedPartitionsOf(routes)).toEqual([SMS_NUMBER_CLAIMS]);
+  it('allows a named shared partition only its own actions, on the table alone: the SMS number claim, a passkey’s credential claim', async () => {
+    expect(sharedPartitionsOf(routes)).toEqual([SMS_NUMBER_CLAIMS, CREDENTIAL_CLAIMS]);
     for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']) expect(await decision(policy, action, TABLE, ['SMSNUMBER#+61400000000']), action).toBe('Allowed');
     expect(await decision(policy, 'dynamodb:UpdateItem', TABLE, ['SMSNUMBER#+61400000000'])).toBe('ImplicitlyDenied');
     expect(await decision(policy, 'dynamodb:Query', `${TABLE}/index/gsi1`, ['SMSNUMBER#+61400000000'])).toBe('ImplicitlyDenied');
     expect(await decision(policy, 'dynamodb:PutItem', TABLE, ['SMSNUMBER'])).toBe('ImplicitlyDenied');
+    for (const action of ['dynamodb:PutItem', 'dynamodb:DeleteItem']) expect(await decision(policy, action, TABLE, ['CREDENTIAL#AAAA']), action).toBe('Allowed');
+    for (const action of ['dynamodb:GetItem', 'dynamodb:UpdateItem']) expect(await decision(policy, action, TABLE, ['CREDENTIAL#AAAA']), action).toBe('ImplicitlyDenied');
   });
 
   it('is on another table, or an index the table does not have, nothing', async () => {

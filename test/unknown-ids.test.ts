@@ -15,8 +15,14 @@ const parameterSchema = (route: RouteDefinition, name: string) => document.paths
 function idsFor(route: RouteDefinition, name: string): { unknown: string; malformed: string[] } {
   const schema = parameterSchema(route, name);
   if (schema.type === 'integer') return { unknown: '2147483000', malformed: ['abc', '0', '-1', '1.5', String((schema.maximum ?? 2_147_483_647) + 1)] };
+  // An id another made, kept as base64url (a passkey's credential id): another alphabet, too short or too long.
+  const base64url = /^\^\[A-Za-z0-9_-\]\{(\d+),(\d+)\}\$$/.exec(schema.pattern ?? '');
+  if (base64url) {
+    const [min, max] = [Number(base64url[1]), Number(base64url[2])];
+    return { unknown: 'A'.repeat(min), malformed: [`${'A'.repeat(min)}=`, `${'A'.repeat(min)}.`, 'A'.repeat(min - 1), 'A'.repeat(max + 1)] };
+  }
   const kind = /^\^([a-z]+)_/.exec(schema.pattern ?? '')?.[1];
-  if (!kind) throw new Error(`${route.operationId}: ${name} is neither an integer nor a prefixed id`);
+  if (!kind) throw new Error(`${route.operationId}: ${name} is neither an integer, a base64url id nor a prefixed id`);
   return { unknown: `${kind}_01ZZZZZZZZZZZZZZZZZZZZZZZZ`, malformed: [`${kind}_nope`, 'nope', `${kind}_01zzzzzzzzzzzzzzzzzzzzzzzz`, `${kind}_01ZZZZZZZZZZZZZZZZZZZZZZZZZ`] };
 }
 

@@ -1715,10 +1715,30 @@ export interface paths {
         put?: never;
         /**
          * Enrol a passkey
-         * @description Verifies the authenticator’s new credential against the enrolment under way (its challenge used once) and keeps it: the member can sign in with it from then on. 400 PASSKEY_REFUSED says why one was not accepted.
+         * @description Verifies the authenticator’s new credential against the enrolment under way (its challenge used once) and keeps it: the member can sign in with it from then on. 400 PASSKEY_REFUSED says why one was not accepted. A credential is one member’s alone: one enrolled already, by this member or any other of any organization, answers 409 CREDENTIAL_TAKEN (make a new passkey).
          */
         post: operations["addPasskey"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of your passkeys
+         * @description The passkey (its `id` as GET /v1/me lists it) signs in no more, and its credential may be enrolled again. One that is not the member’s own answers 404. Sessions already begun with it go on until they end or are signed out.
+         */
+        delete: operations["removePasskey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1803,6 +1823,46 @@ export interface paths {
          * @description Refuses the key from now on (the gateway may accept it for up to its authorizer cache’s lifetime); revoking it again answers the same. Its grants to assistants end with it.
          */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/members/{memberId}/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member’s passkeys
+         * @description The passkeys the member signs in with: each one’s id, name, when it was enrolled and when it last signed in. A member the organization does not have answers 404.
+         */
+        get: operations["listMemberPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/members/{memberId}/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member’s passkey
+         * @description For a phone lost or a person gone: the passkey signs in no more, and its credential may be enrolled again. One that is not the member’s answers 404. The member’s sessions go on until they end or are signed out.
+         */
+        delete: operations["removeMemberPasskey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -14126,6 +14186,51 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The passkey’s `id`: its credential id, as GET /v1/me lists it. */
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove one of your passkeys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description The passkey’s id, which signs in no more. */
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     signOut: {
         parameters: {
             query?: never;
@@ -14326,6 +14431,99 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listMemberPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A member’s passkeys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkeys: {
+                            /** @description The credential id (base64url), as the authenticator names it. */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    removeMemberPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: number;
+                /** @description The passkey’s `id`: its credential id, as GET /v1/me lists it. */
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a member’s passkey */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description The passkey’s id, which signs in no more. */
                         id: string;
                     };
                 };

@@ -12,7 +12,7 @@ import type { Member } from '../organization/member-schema';
 import { getOrganizationHours } from '../organization/store';
 import { useSignInCode, CODE_LIFETIME_SECONDS } from './codes';
 import { askSignInCode } from './code-asks';
-import { addPasskey, enrolmentOptions, listPasskeys, relyingPartyOf, signInOptions, useSignInPasskey } from './passkeys';
+import { addPasskey, enrolmentOptions, listPasskeys, passkeysOfMember, relyingPartyOf, removePasskey, signInOptions, useSignInPasskey } from './passkeys';
 import { endEverySession, endSession, sessionEndsAt, startSession, type SignInMethod } from './sessions';
 import { clearedSessionCookie, csrfTokenOf, sessionCookie } from './session-token';
 import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
@@ -117,4 +117,16 @@ export const createApiKeyHandler = apiHandler(routes.createApiKey, async ({ orga
 export const revokeApiKeyHandler = apiHandler(routes.revokeApiKey, async ({ organizationId, path }) => {
   await revokeApiKey(organizationId, path.keyId);
   return { success: true as const, id: path.keyId };
+});
+
+export const removePasskeyHandler = apiHandler(routes.removePasskey, async ({ organizationId, path, request }) => {
+  await removePasskey(organizationId, sessionOf(request).memberId, path.passkeyId);
+  return { success: true as const, id: path.passkeyId };
+});
+
+export const listMemberPasskeysHandler = apiHandler(routes.listMemberPasskeys, async ({ organizationId, path }) => ({ passkeys: await passkeysOfMember(organizationId, path.memberId) }));
+
+export const removeMemberPasskeyHandler = apiHandler(routes.removeMemberPasskey, async ({ organizationId, path }) => {
+  await removePasskey(organizationId, path.memberId, path.passkeyId);
+  return { success: true as const, id: path.passkeyId };
 });

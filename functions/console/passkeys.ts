@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
-import { ApiError } from '#shared/errors';
+import { ApiError, NotFoundError } from '#shared/errors';
 import { logger } from '#shared/observability';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { itemAtGsi1, queryAll } from '#shared/store/query-page';
-import { insertIfAbsent, writeAlone } from '#shared/store/transact';
+import { deleteItem, insertIfAbsent, transact } from '#shared/store/transact';
 import { getMember } from '../organization/member-store';
 import type { Member } from '../organization/member-schema';
-import { consoleKeys, PASSKEY_ENTITY } from './entity';
+import { consoleKeys, CREDENTIAL_CLAIM_ENTITY, PASSKEY_ENTITY } from './entity';
 import type { Passkey } from './schema';
 import { PASSKEY_CHALLENGE_MINUTES } from './settings';
 
@@ -35,6 +35,10 @@ const CHALLENGE_MS = PASSKEY_CHALLENGE_MINUTES * 60_000;
 
 export const passkeyRefused = (why: string) => new ApiError(400, `The passkey was not accepted: ${why}. Sign in with a code sent by text instead.`, 'PASSKEY_REFUSED');
 
+/** WebAuthn §7.1 step 22: a credential id registered to anyone, this member included, is not registered again. */
+const credentialTaken = () => new ApiError(409, 'This passkey is enrolled already, here or for another member: a passkey signs in as one member alone. Make a new one on the authenticator.', 'CREDENTIAL_TAKEN');
+const passkeyNotFound = () => new NotFoundError('Passkey not found');
+
 /** The opaque id the authenticator keeps for the member (never a name, email or phone). */
 const userHandleOf = (organizationId: string, memberId: number) => new Uint8Array(createHash('sha256').update(`${organizationId}#${memberId}`).digest());
 
@@ -48,20 +52,53 @@ interface StoredPasskey extends Passkey {
 
 const toPasskey = ({ id, name, createdAt, lastUsedAt }: StoredPasskey): Passkey => ({ id, name, createdAt, lastUsedAt });
 
-const fromItem = (item: Record<string, unknown>): StoredPasskey => ({
-  id: String(item.id),
-  name: String(item.name),
-  createdAt: String(item.createdAt),
-  lastUsedAt: typeof item.lastUsedAt === 'string' ? item.lastUsedAt : null,
-  organizationId: String(item.organizationId),
-  memberId: Number(item.memberId),
-  publicKey: String(item.publicKey),
-  counter: Number(item.counter),
-  transports: Array.isArray(item.transports) ? item.transports.map(String) : [],
-});
+/** Whose a passkey's item is, read from its key alone: `ORG#<organization>`, `PASSKEY#<member>#<credential id>`. */
+function holderOf({ pk, sk }: Record<string, unknown>): { organizationId: string; memberId: number; credentialId: string } | undefined {
+  const organizationId = /^ORG#([^#]+)$/.exec(String(pk))?.[1];
+  const passkey = /^PASSKEY#(\d{10})#(.+)$/.exec(String(sk));
+  return organizationId && passkey ? { organizationId, memberId: Number(passkey[1]), credentialId: passkey[2]! } : undefined;
+}
+
+/**
+ * A passkey's item as the passkey, its organization and member those of its key. An item whose attributes name
+ * another credential, organization or member than its key is none: it was not written by enrolment.
+ */
+function fromItem(item: Record<string, unknown>): StoredPasskey | undefined {
+  const holder = holderOf(item);
+  if (!holder || item.id !== holder.credentialId || item.organizationId !== holder.organizationId || item.memberId !== holder.memberId) return undefined;
+  return {
+    id: holder.credentialId,
+    name: String(item.name),
+    createdAt: String(item.createdAt),
+    lastUsedAt: typeof item.lastUsedAt === 'string' ? item.lastUsedAt : null,
+    organizationId: holder.organizationId,
+    memberId: holder.memberId,
+    publicKey: String(item.publicKey),
+    counter: Number(item.counter),
+    transports: Array.isArray(item.transports) ? item.transports.map(String) : [],
+  };
+}
 
 export async function listPasskeys(organizationId: string, memberId: number): Promise<Passkey[]> {
-  return (await queryAll(consoleKeys.passkeysOfMember(organizationId, memberId))).map((item) => toPasskey(fromItem(item)));
+  return (await queryAll(consoleKeys.passkeysOfMember(organizationId, memberId))).flatMap((item) => {
+    const stored = fromItem(item);
+    return stored ? [toPasskey(stored)] : [];
+  });
+}
+
+/** A member's passkeys, as an ADMIN reads them: a member the organization does not have answers 404. */
+export async function passkeysOfMember(organizationId: string, memberId: number): Promise<Passkey[]> {
+  const [member, passkeys] = await Promise.all([getMember(organizationId, memberId), listPasskeys(organizationId, memberId)]);
+  if (!member) throw new NotFoundError('Member not found');
+  return passkeys;
+}
+
+/**
+ * Removes a member's passkey (404 when the member has none of that id) and frees its credential id, in one
+ * transaction: the passkey signs in no more, and its id may be enrolled again.
+ */
+export async function removePasskey(organizationId: string, memberId: number, credentialId: string): Promise<void> {
+  await transact([deleteItem(consoleKeys.passkey(organizationId, memberId, credentialId), passkeyNotFound), deleteItem(consoleKeys.credentialClaim(credentialId))]);
 }
 
 /** The options of a new passkey's enrolment, its challenge kept for the member (a new enrolment replaces one under way). */
@@ -119,9 +156,11 @@ export async function addPasskey(organizationId: string, member: Member, credent
     counter: made.counter,
     transports: made.transports ?? [],
   };
-  await writeAlone(
-    insertIfAbsent({ ...consoleKeys.passkey(organizationId, member.id, made.id), ...consoleKeys.passkeyByCredential(made.id), entity: PASSKEY_ENTITY, ...stored }, () => passkeyRefused('this passkey is already enrolled')),
-  );
+  // The credential id is claimed with the passkey: of two enrolments of one id, by anyone, one is kept.
+  await transact([
+    insertIfAbsent({ ...consoleKeys.credentialClaim(made.id), entity: CREDENTIAL_CLAIM_ENTITY, organizationId, memberId: member.id, claimedAt: createdAt }, credentialTaken),
+    insertIfAbsent({ ...consoleKeys.passkey(organizationId, member.id, made.id), ...consoleKeys.passkeyByCredential(made.id), entity: PASSKEY_ENTITY, ...stored }, credentialTaken),
+  ]);
   return toPasskey(stored);
 }
 
@@ -155,9 +194,9 @@ export async function useSignInPasskey(credential: AuthenticationResponseJSON, r
   const asked = challengeOf(credential);
   const challenge = asked && (await takeChallenge(consoleKeys.signInChallenge(asked)));
   if (!challenge) throw passkeyRefused('its challenge is unknown, used or expired (ask for the options again)');
-  const item = await itemAtGsi1(consoleKeys.passkeyByCredential(credential.id));
-  if (!item) throw passkeyRefused('it is not enrolled here');
-  const stored = fromItem(item);
+  const entry = await itemAtGsi1(consoleKeys.passkeyByCredential(credential.id));
+  const stored = entry && (await passkeyAt(entry, credential.id));
+  if (!stored) throw passkeyRefused('it is not enrolled here');
   const { verifyAuthenticationResponse } = await loadWebAuthn();
   const verification = await verifyAuthenticationResponse({
     response: credential,
@@ -174,6 +213,17 @@ export async function useSignInPasskey(credential: AuthenticationResponseJSON, r
   if (!member || member.isDisabled) throw passkeyRefused('its member is no longer active');
   await recordUse(stored, verification.authenticationInfo.newCounter);
   return { organizationId: stored.organizationId, member };
+}
+
+/**
+ * The passkey the index's entry names: its organization and member taken from the entry's key, and its item read again
+ * by that key (consistently, so a passkey removed a moment ago is gone), held to it as every passkey item is.
+ */
+async function passkeyAt(entry: Record<string, unknown>, credentialId: string): Promise<StoredPasskey | undefined> {
+  const holder = holderOf(entry);
+  if (!holder || holder.credentialId !== credentialId) return undefined;
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: consoleKeys.passkey(holder.organizationId, holder.memberId, credentialId), ConsistentRead: true }));
+  return Item && fromItem(Item);
 }
 
 /** The passkey's counter and last use; bookkeeping that never refuses a sign-in that verified. */

@@ -2,7 +2,12 @@ import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { prose } from '#shared/prose';
 import { CROSS_SITE_REQUEST, refuseCrossSiteRequest } from '#shared/http/cross-site';
 import { signInCodeQueueSender } from './code-queue';
-import { AddPasskeyBody, ApiKeyIdPath, ApiKeyList, ApiKeyRevoked, CodeSent, CreateApiKeyBody, CreatedApiKey, CurrentSession, PasskeyAdded, PasskeyOptions, RequestCodeBody, SignedIn, SignedOut, SignInWithCodeBody, SignInWithPasskeyBody } from './schema';
+import { MemberIdPath } from '../organization/member-schema';
+import { CREDENTIAL_CLAIMS } from './entity';
+import {
+  AddPasskeyBody, ApiKeyIdPath, ApiKeyList, ApiKeyRevoked, CodeSent, CreateApiKeyBody, CreatedApiKey, CurrentSession, MemberPasskeyPath, PasskeyAdded, PasskeyIdPath, PasskeyList, PasskeyOptions,
+  PasskeyRemoved, RequestCodeBody, SignedIn, SignedOut, SignInWithCodeBody, SignInWithPasskeyBody,
+} from './schema';
 import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
 import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
 
@@ -179,9 +184,13 @@ export const addPasskey = defineRoute({
   summary: 'Enrol a passkey',
   description: prose`
     Verifies the authenticator’s new credential against the enrolment under way (its challenge used once) and keeps
-    it: the member can sign in with it from then on. 400 PASSKEY_REFUSED says why one was not accepted.
+    it: the member can sign in with it from then on. 400 PASSKEY_REFUSED says why one was not accepted. A credential
+    is one member’s alone: one enrolled already, by this member or any other of any organization, answers 409
+    CREDENTIAL_TAKEN (make a new passkey).
   `,
   dynamodb: ['GetItem', 'DeleteItem', 'PutItem'],
+  // The credential id's claim, put with the passkey: credential ids are one namespace across organizations.
+  sharedPartitions: [CREDENTIAL_CLAIMS],
   status: 201,
   request: { body: AddPasskeyBody },
   // What a browser's startRegistration answers (abridged: an authenticator's real values are longer).
@@ -196,8 +205,27 @@ export const addPasskey = defineRoute({
     name: 'Work phone',
   },
   response: PasskeyAdded,
-  errors: [400, 403],
+  errors: [400, 403, 409],
   idempotencyKey: false,
+});
+
+export const removePasskey = defineRoute({
+  ...SESSION,
+  operationId: 'removePasskey',
+  method: 'DELETE',
+  path: '/v1/me/passkeys/{passkeyId}',
+  summary: 'Remove one of your passkeys',
+  description: prose`
+    The passkey (its \`id\` as GET /v1/me lists it) signs in no more, and its credential may be enrolled again. One
+    that is not the member’s own answers 404. Sessions already begun with it go on until they end or are signed out.
+  `,
+  dynamodb: ['DeleteItem'],
+  // The credential id's claim goes with the passkey.
+  sharedPartitions: [CREDENTIAL_CLAIMS],
+  status: 200,
+  request: { path: PasskeyIdPath },
+  response: PasskeyRemoved,
+  errors: [403, 404],
 });
 
 export const signOut = defineRoute({
@@ -282,6 +310,40 @@ export const revokeApiKey = defineRoute({
   errors: [400, 403, 404],
 });
 
+/** A member's passkeys, managed by the organization's ADMINs in the console: a key cannot (SESSION_REQUIRED). */
+const MEMBER_PASSKEYS = { tag: TAG, sessionRole: 'ADMIN' as const, sessionOnly: true as const, errors: [403, 404] };
+
+export const listMemberPasskeys = defineRoute({
+  ...MEMBER_PASSKEYS,
+  operationId: 'listMemberPasskeys',
+  method: 'GET',
+  path: '/v1/organization/members/{memberId}/passkeys',
+  summary: 'A member’s passkeys',
+  description: 'The passkeys the member signs in with: each one’s id, name, when it was enrolled and when it last signed in. A member the organization does not have answers 404.',
+  // The member and its passkeys, read together.
+  dynamodb: ['GetItem', 'Query'],
+  status: 200,
+  request: { path: MemberIdPath },
+  response: PasskeyList,
+});
+
+export const removeMemberPasskey = defineRoute({
+  ...MEMBER_PASSKEYS,
+  operationId: 'removeMemberPasskey',
+  method: 'DELETE',
+  path: '/v1/organization/members/{memberId}/passkeys/{passkeyId}',
+  summary: 'Remove a member’s passkey',
+  description: prose`
+    For a phone lost or a person gone: the passkey signs in no more, and its credential may be enrolled again. One
+    that is not the member’s answers 404. The member’s sessions go on until they end or are signed out.
+  `,
+  dynamodb: ['DeleteItem'],
+  sharedPartitions: [CREDENTIAL_CLAIMS],
+  status: 200,
+  request: { path: MemberPasskeyPath },
+  response: PasskeyRemoved,
+});
+
 export const consoleRoutes: RouteDefinition[] = [
   requestSignInCode,
   signInWithCode,
@@ -290,9 +352,12 @@ export const consoleRoutes: RouteDefinition[] = [
   getCurrentSession,
   passkeyEnrolmentOptions,
   addPasskey,
+  removePasskey,
   signOut,
   signOutEverywhere,
   listApiKeys,
   createApiKey,
   revokeApiKey,
+  listMemberPasskeys,
+  removeMemberPasskey,
 ];

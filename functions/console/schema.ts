@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { E164, NonEmptyString, PrefixedId, Timestamp } from '#shared/schema';
-import { Member } from '../organization/member-schema';
+import { Base64UrlId, E164, NonEmptyString, PrefixedId, Timestamp } from '#shared/schema';
+import { Member, MemberIdPath } from '../organization/member-schema';
 import { prose } from '#shared/prose';
 import { SIGN_IN_CODE } from './settings';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
@@ -93,6 +93,17 @@ export const PasskeyOptions = v.object({
 });
 
 export const PasskeyAdded = v.object({ passkey: Passkey });
+
+export const PasskeyList = v.object({ passkeys: v.array(Passkey) });
+
+/** A passkey by its credential id: WebAuthn's are 16 to 1023 bytes, 22 to 1364 characters of base64url. */
+const PasskeyId = v.pipe(Base64UrlId('passkeyId', { min: 22, max: 1366 }), v.description('The passkey’s `id`: its credential id, as GET /v1/me lists it.'));
+
+export const PasskeyIdPath = v.object({ passkeyId: PasskeyId });
+
+export const MemberPasskeyPath = v.object({ memberId: MemberIdPath.entries.memberId, passkeyId: PasskeyId });
+
+export const PasskeyRemoved = v.object({ success: v.literal(true), id: v.pipe(v.string(), v.description('The passkey’s id, which signs in no more.')) });
 
 export const SignedOut = v.object({ signedOut: v.pipe(v.number(), v.integer(), v.description('How many sessions ended.')) });
 

@@ -54,6 +54,8 @@ export const ROUTES_ABOVE_MEMBER: readonly { method: string; path: string; role:
   { method: 'GET', path: '/v1/api-keys', role: 'ADMIN' },
   { method: 'POST', path: '/v1/api-keys', role: 'ADMIN' },
   { method: 'DELETE', path: '/v1/api-keys/{keyId}', role: 'ADMIN' },
+  { method: 'GET', path: '/v1/organization/members/{memberId}/passkeys', role: 'ADMIN' },
+  { method: 'DELETE', path: '/v1/organization/members/{memberId}/passkeys/{passkeyId}', role: 'ADMIN' },
   { method: 'GET', path: '/v1/oauth/grants', role: 'ADMIN' },
   { method: 'DELETE', path: '/v1/oauth/grants/{grantId}', role: 'ADMIN' },
   { method: 'PATCH', path: '/v1/products/{productId}', role: 'MANAGER' },

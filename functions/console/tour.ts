@@ -10,7 +10,10 @@ const asMember = (s: TourState, change = false) => ({ authorization: `Bearer ${s
 const keepSession = (body: any, s: TourState, headers: Headers) => {
   s.sessionToken = /^__Host-session=(sps_[^;]+);/.exec(headers.get('set-cookie') ?? '')?.[1];
   s.csrfToken = body.session.csrfToken;
+  s.sessionMemberId = body.session.member.id;
 };
+/** A credential id no passkey has: the tour enrols none (a forged answer is refused), so removing one answers 404. */
+const NO_PASSKEY = 'A'.repeat(43);
 /**
  * A WebAuthn answer no authenticator made, naming the challenge the API gave: the challenge is taken, the credential is
  * not one enrolled, and it is refused before any signature is verified.
@@ -27,7 +30,8 @@ const forged = (challenge = 'AAAAAAAAAAAAAAAAAAAAAA') => ({
  * The route tour's requests of the console (test/support/route-tour.ts): the organization's ADMIN (made on its tour with
  * a phone) is texted a code and signs in; the session then reads itself, starts a passkey enrolment and signs out
  * everywhere; a second sign-in signs out of itself. The passkey ceremonies are toured as the refusal a forged answer
- * gets (a browser's virtual authenticator signs in with a real one: functions/console/console.test.ts).
+ * gets, and a passkey's removal as the 404 of one never enrolled (a real passkey is enrolled, signed in with and
+ * removed in functions/console/passkeys.test.ts, and a browser's virtual authenticator's in ./console.test.ts).
  */
 export const tour: ResourceTour = {
   after: ['organization'],
@@ -40,6 +44,10 @@ export const tour: ResourceTour = {
     { route: 'GET /v1/me', kind: 'other', request: (s) => ({ method: 'GET', path: '/v1/me', headers: asMember(s) }) },
     { route: 'POST /v1/me/passkey-options', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/me/passkey-options', body: {}, headers: asMember(s, true) }) },
     { route: 'POST /v1/me/passkeys', kind: 'other', status: 400, request: (s) => ({ method: 'POST', path: '/v1/me/passkeys', body: { credential: forged() }, headers: asMember(s, true) }) },
+    // The member and its passkeys, read together.
+    { route: 'GET /v1/organization/members/{memberId}/passkeys', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/organization/members/${s.sessionMemberId}/passkeys`, headers: asMember(s) }) },
+    { route: 'DELETE /v1/organization/members/{memberId}/passkeys/{passkeyId}', kind: 'other', status: 404, request: (s) => ({ method: 'DELETE', path: `/v1/organization/members/${s.sessionMemberId}/passkeys/${NO_PASSKEY}`, headers: asMember(s, true) }) },
+    { route: 'DELETE /v1/me/passkeys/{passkeyId}', kind: 'other', status: 404, request: (s) => ({ method: 'DELETE', path: `/v1/me/passkeys/${NO_PASSKEY}`, headers: asMember(s, true) }) },
     // A key is one item put, not a record of a sequence or a counted collection: no transaction.
     { route: 'POST /v1/api-keys', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/api-keys', body: { name: 'Website form', scope: 'write' }, headers: asMember(s, true) }), keep: (b, s) => (s.consoleKeyId = b.key.id) },
     { route: 'GET /v1/api-keys', kind: 'list', request: (s) => ({ method: 'GET', path: '/v1/api-keys', headers: asMember(s) }) },

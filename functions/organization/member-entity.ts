@@ -15,6 +15,11 @@ export const memberKeys = {
   invitations: (o: string): Collection => ({ pk: org(o), skPrefix: 'INVITATION#' }),
   /** An email address taken by a member or a pending invitation, ignoring case. */
   memberEmail: (o: string, email: string): Key => ({ pk: org(o), sk: `MEMBEREMAIL#${normalizeName(email)}` }),
+  /**
+   * An E.164 phone taken by a member, so no second member of the organization has it: a code texted to a phone signs
+   * in as the one member of each organization it names. The phone index below cannot be conditioned on.
+   */
+  memberPhone: (o: string, phone: string): Key => ({ pk: org(o), sk: `MEMBERPHONE#${phone}` }),
   /** user_… → its member, so POST /v1/sms can check the sender in one read. */
   user: (o: string, userId: string): Key => ({ pk: org(o), sk: `USER#${userId}` }),
   /**
@@ -47,6 +52,7 @@ export const memberKeySamples: KeySamples<typeof memberKeys> = {
   invitation: () => memberKeys.invitation(O, 1),
   invitations: () => memberKeys.invitations(O),
   memberEmail: () => memberKeys.memberEmail(O, 'a@example.com'),
+  memberPhone: () => memberKeys.memberPhone(O, '+61412345678'),
   user: () => memberKeys.user(O, 'user_1'),
   memberByPhone: () => memberKeys.memberByPhone('+61412345678', O, 1),
   membersByPhone: () => memberKeys.membersByPhone('+61412345678'),
@@ -81,6 +87,11 @@ export const fromUserLookupItem = (item: Record<string, unknown>): UserLookup =>
  */
 export function toMemberEmailItem(organizationId: string, email: string, holder: { memberId: number } | { invitationId: number }) {
   return { ...memberKeys.memberEmail(organizationId, email), entity: 'MEMBER_EMAIL', email, ...holder };
+}
+
+/** Holds an E.164 phone for the member that has it, so no second member of the organization can take it. */
+export function toMemberPhoneItem(organizationId: string, phone: string, memberId: number) {
+  return { ...memberKeys.memberPhone(organizationId, phone), entity: 'MEMBER_PHONE', phone, memberId };
 }
 
 /** A member, as the audit log names it (GET /v1/audit-log). */

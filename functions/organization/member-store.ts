@@ -2,8 +2,8 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { invitationAudit, memberAudit, memberCounterNames, memberKeys } from './member-entity';
-import { INVITATION_CHANGES, MEMBER_CHANGES, fromInvitationItem, fromMemberItem, phoneIndexOf, toInvitationItem, toMemberEmailItem, toMemberItem, toUserLookupItem } from './member-entity';
-import { ConflictError, NotFoundError } from '#shared/errors';
+import { INVITATION_CHANGES, MEMBER_CHANGES, fromInvitationItem, fromMemberItem, phoneIndexOf, toInvitationItem, toMemberEmailItem, toMemberItem, toMemberPhoneItem, toUserLookupItem } from './member-entity';
+import { ApiError, ConflictError, NotFoundError } from '#shared/errors';
 import { now } from '#shared/ids';
 import type { Page, PageRequest } from '#shared/pagination';
 import type { Invitation, Member, MemberChanges } from './member-schema';
@@ -25,19 +25,21 @@ export async function listAllMembers(organizationId: string): Promise<Member[]> 
 export const MEMBER_SEQUENCE = 'MEMBER';
 
 const emailTaken = (email: string) => () => new ConflictError(`A member or pending invitation with the email ${email} already exists`);
+const phoneTaken = (phone: string) => () => new ApiError(409, `Another member of the organization has the phone ${phone}`, 'PHONE_TAKEN', [{ path: 'phone', message: `phone ${phone} is another member’s` }]);
 const memberNotFound = () => new NotFoundError('Member not found');
 const invitationNotFound = () => new NotFoundError('Invitation not found');
 
-/** The member with its user account. */
+/** The member with its user account, and its phone's claim when it has one (taken → 409 PHONE_TAKEN). */
 function memberWrites(organizationId: string, member: Member, createdAt: string): TransactWrite[] {
   return [
+    ...(member.phone ? [insertIfAbsent(toMemberPhoneItem(organizationId, member.phone, member.id), phoneTaken(member.phone))] : []),
     insertIfAbsent(toMemberItem(organizationId, member, createdAt)),
     insertIfAbsent(toUserLookupItem(organizationId, { userId: member.user.id, memberId: member.id, email: member.user.email, isDisabled: member.isDisabled })),
     counterUpdate(organizationId, memberCounterNames.members, 1),
   ];
 }
 
-/** The member, its user lookup, its email claim and the members counter, in one transaction: a taken email → 409. */
+/** The member, its user lookup, its email and phone claims and the members counter, in one transaction: a taken email or phone → 409. */
 export async function insertMemberWithUser(organizationId: string, member: Member, createdAt: string): Promise<void> {
   await transact([
     insertIfAbsent(toMemberEmailItem(organizationId, member.user.email, { memberId: member.id }), emailTaken(member.user.email)),
@@ -76,8 +78,17 @@ export async function writeMemberChanges(organizationId: string, member: Member,
     setFields(memberKeys.member(organizationId, member.id), { ...fields, user, updatedAt, ...phoneIndex?.set }, { remove: phoneIndex?.remove, condition: asRead, onConditionFailed: () => new StaleWrite() }),
     ...(Object.values(lookup).some((value) => value !== undefined) ? [setFields(memberKeys.user(organizationId, member.user.id), lookup, { onConditionFailed: memberNotFound })] : []),
     ...(newEmail === undefined ? [] : emailMove(organizationId, member, newEmail)),
+    ...(changes.phone === undefined || changes.phone === member.phone ? [] : phoneMove(organizationId, member, changes.phone)),
   ]);
   return updatedAt;
+}
+
+/** A member's new phone is claimed as a new member's would be (taken → 409 PHONE_TAKEN), and its old one is freed. */
+function phoneMove(organizationId: string, member: Member, phone: string | null): TransactWrite[] {
+  return [
+    ...(phone ? [insertIfAbsent(toMemberPhoneItem(organizationId, phone, member.id), phoneTaken(phone))] : []),
+    ...(member.phone ? [deleteItem(memberKeys.memberPhone(organizationId, member.phone))] : []),
+  ];
 }
 
 /** A member's new email is claimed as a new member's would be (taken → 409), and its old one is freed. */
@@ -149,10 +160,11 @@ export async function getAdmins(organizationId: string): Promise<Member[]> {
 }
 
 /**
- * The member, its user lookup (so its userId can no longer send SMS, write notes or be booked) and its email claim
- * (so the address can be invited again) go, and the members counter moves, in one transaction. The member must
- * still have the role it was read with, and `keptAdmin`, when given, must still be an ADMIN: of two concurrent
- * removals of the last two admins one fails that check and is read again (StaleWrite).
+ * The member, its user lookup (so its userId can no longer send SMS, write notes or be booked) and its email and
+ * phone claims (so the address can be invited again, and the phone given another member) go, and the members counter
+ * moves, in one transaction. The member must still have the role it was read with, and `keptAdmin`, when given, must
+ * still be an ADMIN: of two concurrent removals of the last two admins one fails that check and is read again
+ * (StaleWrite).
  */
 export async function deleteMember(organizationId: string, member: Member, keptAdmin?: Member, leavingServices: TransactWrite[] = []): Promise<void> {
   await transact([
@@ -162,6 +174,7 @@ export async function deleteMember(organizationId: string, member: Member, keptA
     deleteIfStill(memberKeys.member(organizationId, member.id), ['role', member.role], () => new StaleWrite()),
     deleteItem(memberKeys.user(organizationId, member.user.id)),
     deleteItem(memberKeys.memberEmail(organizationId, member.user.email)),
+    ...(member.phone ? [deleteItem(memberKeys.memberPhone(organizationId, member.phone))] : []),
     counterUpdate(organizationId, memberCounterNames.members, -1),
     ...(keptAdmin ? [stillRole(organizationId, keptAdmin.id, 'ADMIN')] : []),
     ...auditDeletion(organizationId, memberAudit, member.id),

@@ -54,3 +54,13 @@ export function PrefixedId(kind: string, name: string, id: IdOptions = {}) {
   unknownIdAnswers.set(format, answerOf(name, id));
   return v.pipe(v.string(`${name} must be a string`), v.regex(format, `${name} must be a ${kind} id: ${kind}_ followed by 26 characters`));
 }
+
+/**
+ * An id the API keeps as another made it, in base64url (a passkey's credential id, its authenticator's): text of
+ * another alphabet or length cannot exist, and answers as an unknown id does.
+ */
+export function Base64UrlId(name: string, { min, max }: { min: number; max: number }, id: IdOptions = {}) {
+  const format = new RegExp(`^[A-Za-z0-9_-]{${min},${max}}$`);
+  unknownIdAnswers.set(format, answerOf(name, id));
+  return v.pipe(v.string(`${name} must be a string`), v.regex(format, `${name} must be base64url, of ${min} to ${max} characters`));
+}
