@@ -103,14 +103,15 @@ export const signOutEverywhereHandler = apiHandler(routes.signOutEverywhere, asy
   return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
 });
 
-const viewOf = ({ keyId, name, scope, createdAt, lastUsedAt, expiresAt, revokedAt }: ApiKeySummary) => ({ id: keyId, name, scope, createdAt, lastUsedAt, expiresAt, revokedAt });
+const viewOf = ({ keyId, name, scope, memberId, createdAt, lastUsedAt, expiresAt, revokedAt }: ApiKeySummary) => ({ id: keyId, name, scope, memberId, createdAt, lastUsedAt, expiresAt, revokedAt });
 
 export const listApiKeysHandler = apiHandler(routes.listApiKeys, async ({ organizationId }) => ({
   keys: (await listApiKeys(organizationId)).map(viewOf).sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
 }));
 
-export const createApiKeyHandler = apiHandler(routes.createApiKey, async ({ organizationId, body }) => {
-  const { key, token } = await createApiKey(organizationId, null, body.name, body.scope);
+export const createApiKeyHandler = apiHandler(routes.createApiKey, async ({ organizationId, body, request }) => {
+  // The key acts for the ADMIN making it: it can never do more than they may, and ends with them.
+  const { key, token } = await createApiKey(organizationId, null, body.name, body.scope, sessionOf(request).memberId);
   return { key: { ...viewOf(key), token } };
 });
 

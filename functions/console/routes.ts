@@ -1,6 +1,7 @@
 import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { prose } from '#shared/prose';
 import { CROSS_SITE_REQUEST, refuseCrossSiteRequest } from '#shared/http/cross-site';
+import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
 import { signInCodeQueueSender } from './code-queue';
 import { MemberIdPath } from '../organization/member-schema';
 import { CREDENTIAL_CLAIMS } from './entity';
@@ -234,8 +235,9 @@ export const signOut = defineRoute({
   method: 'DELETE',
   path: '/v1/me/session',
   summary: 'Sign out of this session',
-  description: 'Ends the session the request was made with and clears its cookie in this browser.',
+  description: 'Ends the session the request was made with and clears its cookie in this browser: its very next request is refused.',
   dynamodb: ['UpdateItem'],
+  capabilities: [authorizerCacheFlush],
   status: 200,
   request: {},
   response: SignedOut,
@@ -249,10 +251,11 @@ export const signOutEverywhere = defineRoute({
   path: '/v1/me/sessions',
   summary: 'Sign out everywhere',
   description: prose`
-    Ends every session of the member, on every browser and phone, this one included. A request another session had
-    already begun is answered; the gateway may accept a session for up to its authorizer cache’s lifetime after.
+    Ends every session of the member, on every browser and phone, this one included: the next request of each is
+    refused. A request another session had already begun is answered.
   `,
   dynamodb: ['Query', 'DeleteItem'],
+  capabilities: [authorizerCacheFlush],
   status: 200,
   request: {},
   response: SignedOut,
@@ -284,7 +287,8 @@ export const createApiKey = defineRoute({
   summary: 'Make an API key',
   description: prose`
     A new key of the organization, for an integration: its \`token\` is the key itself, answered this once and kept nowhere
-    but by its hash. It takes no Idempotency-Key: a kept answer would keep the key; a retry makes a second key, which the
+    but by its hash. It acts for the ADMIN who made it (\`memberId\`): held to that member's role as it is at each
+    request, and revoked with the member unless another ADMIN keeps it. It takes no Idempotency-Key: a kept answer would keep the key; a retry makes a second key, which the
     list shows and an ADMIN revokes.
   `,
   dynamodb: ['PutItem'],
@@ -302,8 +306,9 @@ export const revokeApiKey = defineRoute({
   method: 'DELETE',
   path: '/v1/api-keys/{keyId}',
   summary: 'Revoke an API key',
-  description: 'Refuses the key from now on (the gateway may accept it for up to its authorizer cache’s lifetime); revoking it again answers the same. Its grants to assistants end with it.',
+  description: 'Refuses the key from its very next request; revoking it again answers the same. Its grants to assistants end with it.',
   dynamodb: ['UpdateItem'],
+  capabilities: [authorizerCacheFlush],
   status: 200,
   request: { path: ApiKeyIdPath },
   response: ApiKeyRevoked,

@@ -111,6 +111,10 @@ export const ApiKeyView = v.object({
   id: v.pipe(v.string(), v.description('`key_…`: the key’s id (never the key itself).')),
   name: v.nullable(v.string()),
   scope: v.picklist(API_KEY_SCOPES),
+  memberId: v.pipe(
+    v.nullable(v.pipe(v.number(), v.integer())),
+    v.description('The member it acts for (who made it, or consented to an assistant with it): it may do what its scope and that member’s current role allow, and ends when the member is removed. Null: the organization’s own, made by its operator.'),
+  ),
   createdAt: Timestamp,
   lastUsedAt: v.pipe(v.nullable(Timestamp), v.description('When a request last used it, to the minute; null: never.')),
   expiresAt: v.nullable(Timestamp),

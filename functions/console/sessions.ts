@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
+import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { TTL_ATTRIBUTE } from '#shared/table';
@@ -113,6 +114,8 @@ export async function endSession(organizationId: string, memberId: number, token
     if ((error as Error).name === 'ConditionalCheckFailedException') return { Attributes: undefined };
     throw error;
   });
+  // Its cached answer goes too: the very next request with the token is decided afresh, and refused.
+  await flushAuthorizerCache();
   return Attributes && sessionEndsAt(fromItem(Attributes)) > iso(clock.now()) ? 1 : 0;
 }
 
@@ -124,5 +127,6 @@ export async function endEverySession(organizationId: string, memberId: number):
   const items = await queryAll(consoleKeys.sessionsOfMember(organizationId, memberId), ['pk', 'sk', 'idleEndsAt', 'absoluteEndsAt']);
   const nowText = iso(clock.now());
   await Promise.all(items.map(({ pk, sk }) => dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: { pk, sk } }))));
+  if (items.length) await flushAuthorizerCache();
   return items.filter((item) => sessionEndsAt(item as Pick<MemberSessionRecord, 'idleEndsAt' | 'absoluteEndsAt'>) > nowText).length;
 }

@@ -9,6 +9,7 @@ import { useTestApi } from '../../test/support/api';
 import { memberSession, signInWith, type SessionClient } from '../../test/support/member-session';
 import { consentAsMember, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
 import { createMember } from './member-rules';
+import { SoftwarePasskey } from '../../test/support/software-passkey';
 
 /**
  * What acts for a member ends with the member, and only people change people: each against the local gateway with the
@@ -55,6 +56,25 @@ describe('removing a member', () => {
     expect([refreshed.status, refreshed.body.error]).toEqual([400, 'invalid_grant']);
     // Nothing of the organization's own changed: the owner works on.
     expect((await owner.get('/v1/leads')).status).toBe(200);
+  });
+
+  it('removes their passkeys with them, freeing each credential id for whoever enrols it next', async () => {
+    const { organizationId } = await api.organization();
+    const owner = await memberSession(api, organizationId);
+    const leaving = await memberSession(api, organizationId, { role: 'MEMBER' });
+    const passkey = new SoftwarePasskey(new URL(api.url).origin);
+    const { options } = (await leaving.post('/v1/me/passkey-options', {})).body;
+    expect((await leaving.post('/v1/me/passkeys', { credential: passkey.register(options), name: 'Work phone' })).status).toBe(201);
+    const signIn = async () => {
+      const { challenge } = (await api.anonymous.post('/v1/sign-in/passkey-options', {})).body.options;
+      return api.anonymous.post('/v1/sign-in/passkey', { credential: passkey.assert(challenge) });
+    };
+    expect((await signIn()).status).toBe(201);
+    expect((await owner.delete(`/v1/organization/members/${leaving.member.id}`)).status).toBe(200);
+    expect((await signIn()).body.error.code).toBe('PASSKEY_REFUSED');
+    // Its credential id is no one's now: the owner may enrol the same authenticator.
+    const again = (await owner.post('/v1/me/passkey-options', {})).body.options;
+    expect((await owner.post('/v1/me/passkeys', { credential: passkey.register(again), name: 'Shared phone' })).status).toBe(201);
   });
 
   it('revokes the keys the member made, but those keepKeys names, which then act for the ADMIN removing them', async () => {

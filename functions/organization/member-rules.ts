@@ -12,6 +12,7 @@ import { clock } from '#shared/clock';
 import { isActive } from '#shared/auth/api-key';
 import { leavingMemberKeyWrites, listApiKeys } from '#shared/auth/api-keys';
 import { endEverySession } from '../console/sessions';
+import { leavingMemberPasskeyWrites } from '../console/passkeys';
 import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
 
 /** A member as created through the API, or with a picture and state by the demo data. */
@@ -104,12 +105,18 @@ export async function readMember(organizationId: string, memberId: number): Prom
  */
 export async function removeMember(organizationId: string, memberId: number, { keepKeys = [], keptFor = null }: MemberLeaving = {}): Promise<KeysOfLeavingMember> {
   const keys = await retryOnStaleWrite(async () => {
-    const [member, leavingServices, theirKeys] = await Promise.all([readMember(organizationId, memberId), memberLeavingServices(organizationId, memberId, now()), activeKeysOf(organizationId, memberId)]);
+    const [member, leavingServices, theirKeys, theirPasskeys] = await Promise.all([
+      readMember(organizationId, memberId),
+      memberLeavingServices(organizationId, memberId, now()),
+      activeKeysOf(organizationId, memberId),
+      leavingMemberPasskeyWrites(organizationId, memberId),
+    ]);
     const notTheirs = keepKeys.filter((keyId) => !theirKeys.includes(keyId));
     if (notTheirs.length) throw new ValidationError([{ path: 'keepKeys', message: `keepKeys must name active keys that act for member ${memberId}: ${notTheirs.join(', ')} ${notTheirs.length === 1 ? 'does' : 'do'} not` }]);
     if (keepKeys.length && keptFor === memberId) throw new ValidationError([{ path: 'keepKeys', message: 'A member removing themself cannot keep their keys: another ADMIN must' }]);
     const kept = { revoke: theirKeys.filter((keyId) => !keepKeys.includes(keyId)), keep: [...new Set(keepKeys)], keptFor };
-    const leavingKeys = leavingMemberKeyWrites(organizationId, memberId, kept);
+    // Their keys revoked or passed on, their passkeys gone and their credential ids free, with the member.
+    const leavingKeys = [...leavingMemberKeyWrites(organizationId, memberId, kept), ...theirPasskeys];
     const otherAdmin = member.role === 'ADMIN' ? (await getAdmins(organizationId)).find((admin) => admin.id !== member.id) : undefined;
     if (member.role === 'ADMIN' && !otherAdmin) throw lastAdmin();
     await deleteMember(organizationId, member, otherAdmin, leavingServices, leavingKeys);

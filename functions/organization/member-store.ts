@@ -166,10 +166,12 @@ export async function getAdmins(organizationId: string): Promise<Member[]> {
  * still be an ADMIN: of two concurrent removals of the last two admins one fails that check and is read again
  * (StaleWrite).
  */
-export async function deleteMember(organizationId: string, member: Member, keptAdmin?: Member, leavingServices: TransactWrite[] = []): Promise<void> {
+export async function deleteMember(organizationId: string, member: Member, keptAdmin?: Member, leavingServices: TransactWrite[] = [], leavingKeys: TransactWrite[] = []): Promise<void> {
   await transact([
     // Out of every service's memberIds in the same transaction: no service is left naming a member that is gone.
     ...leavingServices,
+    // The keys that acted for the member, revoked or passed on: none is left acting for no one.
+    ...leavingKeys,
     // Gone meanwhile, or its role changed: read again.
     deleteIfStill(memberKeys.member(organizationId, member.id), ['role', member.role], () => new StaleWrite()),
     deleteItem(memberKeys.user(organizationId, member.user.id)),

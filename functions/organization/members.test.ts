@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { memberKeys } from './member-entity';
-import { createMember, inviteMember } from './member-rules';
+import { createMember, inviteMember, updateMember } from './member-rules';
 import { getMember, writeMemberChanges } from './member-store';
 import { StaleWrite } from '#shared/store/versioned';
 import { useTestApi } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { holdWrite } from '../../test/support/interleave';
 import { createService, ISO_MS } from '../../test/support/fixtures';
+import { memberSession, signInWith } from '../../test/support/member-session';
 
 const api = useTestApi();
 const USER_ID = /^user_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -192,13 +193,18 @@ describe('POST /v1/organization/members', () => {
 
 describe('PATCH /v1/organization/members/{memberId}', () => {
   it('changes role, position, responsibility and isDisabled, and keeps the rest', async () => {
-    const { client } = await api.organization();
+    const { client, organizationId } = await api.organization();
     const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
-    const res = await client.patch(`/v1/organization/members/${member.id}`, { role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true });
+    // A role is given by an ADMIN signed in (people are managed by people): the API key is refused, and nothing changes.
+    const byKey = await client.patch(`/v1/organization/members/${member.id}`, { role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true });
+    expect([byKey.status, byKey.body.error.code]).toEqual([403, 'SESSION_REQUIRED']);
+    expect((await client.get(`/v1/organization/members/${member.id}`)).body.member).toEqual(member);
+    const admin = await memberSession(api, organizationId);
+    const res = await admin.patch(`/v1/organization/members/${member.id}`, { role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true });
     expect(res.status).toBe(200);
     expect(res.body.member).toEqual({ ...member, role: 'MANAGER', responsibility: 'Scheduling', isDisabled: true, updatedAt: expect.stringMatching(ISO_MS) });
     expect(res.body.member.updatedAt > member.updatedAt).toBe(true);
-    expect((await client.get('/v1/organization/members')).body.members).toEqual([res.body.member]);
+    expect((await client.get(`/v1/organization/members/${member.id}`)).body.member).toEqual(res.body.member);
   });
 
   it('changes names, position and email: the user answers the new email, and the old one is free at once', async () => {
@@ -235,7 +241,7 @@ describe('PATCH /v1/organization/members/{memberId}', () => {
   });
 
   it('stops a disabled member’s user sending SMS (400 USER_DISABLED), and lets it again once enabled', async () => {
-    const { client } = await api.organization();
+    const { client, organizationId } = await api.organization();
     const member = (await client.post('/v1/organization/members', { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' })).body.member;
     const lead = (await client.post('/v1/leads', { name: 'Olivia Nguyen', email: 'olivia@example.com', phone: '+61412345001' })).body.lead;
     const sms = { userId: member.user.id, leadId: lead.id, message: 'On our way' };
@@ -244,7 +250,10 @@ describe('PATCH /v1/organization/members/{memberId}', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error).toEqual({ status: 400, message: 'userId: the member is disabled and cannot send SMS', code: 'USER_DISABLED' });
     expect((await client.get(`/v1/inquiries?leadId=${lead.id}`)).body.totalCount).toBe(0);
-    await client.patch(`/v1/organization/members/${member.id}`, { isDisabled: false });
+    // Disabling takes authority away, which a key may do; enabling gives it back, which only an ADMIN signed in may.
+    expect((await client.patch(`/v1/organization/members/${member.id}`, { isDisabled: false })).status).toBe(403);
+    expect((await client.post('/v1/sms', sms)).status).toBe(400);
+    expect((await (await memberSession(api, organizationId)).patch(`/v1/organization/members/${member.id}`, { isDisabled: false })).status).toBe(200);
     expect((await client.post('/v1/sms', sms)).status).toBe(201);
   });
 
@@ -274,18 +283,22 @@ describe("a member's phone", () => {
   const dan = { email: 'dan@example.com', firstName: 'Dan', lastName: 'Russo' };
 
   it("reads it in the organization's country and stores it E.164, at create and PATCH; null clears it", async () => {
-    const { client } = await api.organization();
+    const { client, organizationId } = await api.organization();
     expect((await client.patch('/v1/organization', { country: 'NZ' })).status).toBe(200);
     const created = await client.post('/v1/organization/members', { ...dan, phone: '021 123 4567' });
     expect(created.status).toBe(201);
     expect(created.body.member.phone).toBe('+64211234567');
     expect((await client.get(`/v1/organization/members/${created.body.member.id}`)).body.member).toEqual(created.body.member);
 
-    const changed = await client.patch(`/v1/organization/members/${created.body.member.id}`, { phone: '+61 412 345 678' });
+    // Where a member's sign-in codes go is changed by an ADMIN signed in, never by a key.
+    const byKey = await client.patch(`/v1/organization/members/${created.body.member.id}`, { phone: '+61 412 345 678' });
+    expect([byKey.status, byKey.body.error.code]).toEqual([403, 'SESSION_REQUIRED']);
+    const admin = await memberSession(api, organizationId);
+    const changed = await admin.patch(`/v1/organization/members/${created.body.member.id}`, { phone: '+61 412 345 678' });
     expect(changed.body.member).toEqual({ ...created.body.member, phone: '+61412345678', updatedAt: expect.stringMatching(ISO_MS) });
-    const cleared = await client.patch(`/v1/organization/members/${created.body.member.id}`, { phone: null });
+    const cleared = await admin.patch(`/v1/organization/members/${created.body.member.id}`, { phone: null });
     expect(cleared.body.member.phone).toBeNull();
-    expect((await client.get('/v1/organization/members')).body.members).toEqual([cleared.body.member]);
+    expect((await client.get(`/v1/organization/members/${created.body.member.id}`)).body.member).toEqual(cleared.body.member);
   });
 
   it.each([
@@ -294,7 +307,7 @@ describe("a member's phone", () => {
     ['a national number of another country', '0412 345 678'],
     ['a number', 61412345678],
   ])('answers 400 naming phone for %s, at create and PATCH, and writes nothing', async (_, phone) => {
-    const { client } = await api.organization();
+    const { client, organizationId } = await api.organization();
     expect((await client.patch('/v1/organization', { country: 'NZ' })).status).toBe(200);
     const refused = await client.post('/v1/organization/members', { ...dan, phone });
     expect(refused.status).toBe(400);
@@ -302,7 +315,7 @@ describe("a member's phone", () => {
     expect((await client.get('/v1/organization/members')).body.totalCount).toBe(0);
 
     const member = (await client.post('/v1/organization/members', { ...dan, phone: '021 123 4567' })).body.member;
-    const patched = await client.patch(`/v1/organization/members/${member.id}`, { phone });
+    const patched = await (await memberSession(api, organizationId)).patch(`/v1/organization/members/${member.id}`, { phone });
     expect(patched.status).toBe(400);
     expect(patched.body.error.details[0].path).toBe('phone');
     expect((await client.get(`/v1/organization/members/${member.id}`)).body.member).toEqual(member);
@@ -311,13 +324,16 @@ describe("a member's phone", () => {
 
 describe('invitations', () => {
   it('invites, lists the pending invitation apart from members, and accepting makes it a member with a user', async () => {
-    const { client } = await api.organization();
+    const { organizationId } = await api.organization();
+    // A MANAGER is invited, and accepted, by an ADMIN signed in: a key may invite MEMBERs alone (below).
+    const client = await memberSession(api, organizationId);
     const invited = await client.post('/v1/organization/invitations', { email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam' });
     expect(invited.status).toBe(201);
     const invitation = invited.body.invitation;
-    expect(invitation).toEqual({ id: 1, email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam', lastName: null, status: 'PENDING', createdAt: expect.any(String), updatedAt: invited.body.invitation.createdAt });
+    // Members and invitations share one sequence: the ADMIN signed in is member 1.
+    expect(invitation).toEqual({ id: 2, email: 'Liam@Example.com', role: 'MANAGER', firstName: 'Liam', lastName: null, status: 'PENDING', createdAt: expect.any(String), updatedAt: invited.body.invitation.createdAt });
     expect((await client.get('/v1/organization/invitations')).body).toEqual({ invitations: [invitation], totalPages: 1, currentPage: 1, totalCount: 1, nextCursor: null });
-    expect((await client.get('/v1/organization/members')).body.totalCount).toBe(0);
+    expect((await client.get('/v1/organization/members')).body.totalCount).toBe(1);
 
     const withoutLastName = await client.post(`/v1/organization/invitations/${invitation.id}/accept`);
     expect(withoutLastName.status).toBe(400);
@@ -340,7 +356,7 @@ describe('invitations', () => {
       updatedAt: expect.stringMatching(ISO_MS),
     });
     expect((await client.get('/v1/organization/invitations')).body.totalCount).toBe(0);
-    expect((await client.get('/v1/organization/members')).body).toMatchObject({ totalCount: 1, members: [accepted.body.member] });
+    expect((await client.get('/v1/organization/members')).body).toMatchObject({ totalCount: 2, members: [accepted.body.member, expect.anything()] });
     expect((await client.post(`/v1/organization/invitations/${invitation.id}/accept`, {})).status).toBe(404);
   });
 
@@ -429,10 +445,11 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
       res = await client.delete(`/v1/organization/members/${member.id}`);
     });
     expect(res!.status).toBe(200);
-    expect(res!.body).toEqual({ success: true, id: member.id });
-    // A member that is not an ADMIN: the member and the services naming it read together, then one transaction
-    // (member, user lookup, email claim, counter, and the services that named it).
-    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+    expect(res!.body).toEqual({ success: true, id: member.id, revokedKeyIds: [], keptKeyIds: [] });
+    // A member that is not an ADMIN: the member, the services naming it, the organization's keys and its passkeys read
+    // together, then one transaction (member, user lookup, email claim, counter, the services that named it, the keys
+    // acting for it, its passkeys), then the query of its sessions to end (none here).
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
 
     expect((await client.get(`/v1/organization/members/${member.id}`)).status).toBe(404);
     expect((await client.get('/v1/organization/members')).body).toMatchObject({ totalCount: 1 });
@@ -497,53 +514,63 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
   });
 
   it('answers 409 LAST_ADMIN for the last ADMIN, and removes an ADMIN while another remains', async () => {
-    const { client } = await api.organization();
-    const first = (await client.post('/v1/organization/members', { ...dan, role: 'ADMIN' })).body.member;
+    const { client, organizationId } = await api.organization();
+    const first = await createMember(organizationId, { ...dan, role: 'ADMIN' });
     const last = await client.delete(`/v1/organization/members/${first.id}`);
     expect(last.status).toBe(409);
     expect(last.body.error).toMatchObject({ status: 409, code: 'LAST_ADMIN' });
     expect((await client.get(`/v1/organization/members/${first.id}`)).status).toBe(200);
 
-    const second = (await client.post('/v1/organization/members', { ...person(2), role: 'ADMIN' })).body.member;
+    const second = await createMember(organizationId, { ...person(2), role: 'ADMIN' });
     let res: { status: number; body: any } | undefined;
     const calls = await countDynamoCalls(async () => {
       res = await client.delete(`/v1/organization/members/${first.id}`);
     });
     expect(res!.status).toBe(200);
-    // An ADMIN: read with the services naming it, the admins (one Query), then the transaction that also checks another stays ADMIN.
-    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+    // An ADMIN: read with the services naming it, the keys and its passkeys, the admins (one Query), then the
+    // transaction that also checks another stays ADMIN, then the query of its sessions to end.
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
     expect((await client.delete(`/v1/organization/members/${second.id}`)).status).toBe(409);
   });
 
   it('answers 409 LAST_ADMIN when the last ADMIN would take another role, and lets one of two ADMINs step down', async () => {
-    const { client } = await api.organization();
-    const first = (await client.post('/v1/organization/members', { ...dan, role: 'ADMIN' })).body.member;
-    const last = await client.patch(`/v1/organization/members/${first.id}`, { role: 'MANAGER' });
+    const { client, organizationId } = await api.organization();
+    // The organization's one ADMIN, signed in.
+    const owner = await memberSession(api, organizationId);
+    const first = (await owner.get('/v1/me')).body.session.member;
+    const last = await owner.patch(`/v1/organization/members/${first.id}`, { role: 'MANAGER' });
     expect(last.status).toBe(409);
     expect(last.body.error).toMatchObject({ status: 409, code: 'LAST_ADMIN' });
     expect((await client.get(`/v1/organization/members/${first.id}`)).body.member.role).toBe('ADMIN');
     // Changing anything but the role, or keeping it ADMIN, is not stepping down.
-    expect((await client.patch(`/v1/organization/members/${first.id}`, { role: 'ADMIN', position: 'Director' })).status).toBe(200);
+    expect((await owner.patch(`/v1/organization/members/${first.id}`, { role: 'ADMIN', position: 'Director' })).status).toBe(200);
 
-    const second = (await client.post('/v1/organization/members', { ...person(2), role: 'ADMIN' })).body.member;
-    const stepped = await client.patch(`/v1/organization/members/${first.id}`, { role: 'MEMBER' });
+    const second = (await owner.post('/v1/organization/members', { ...person(2), role: 'ADMIN', phone: '+61491571002' })).body.member;
+    const stepped = await owner.patch(`/v1/organization/members/${first.id}`, { role: 'MEMBER' });
     expect(stepped.status).toBe(200);
     expect(stepped.body.member.role).toBe('MEMBER');
-    expect((await client.patch(`/v1/organization/members/${second.id}`, { role: 'MANAGER' })).status).toBe(409);
+    // Stepped down, the owner's session holds a MEMBER's role from its very next request.
+    expect((await owner.patch(`/v1/organization/members/${second.id}`, { role: 'MANAGER' })).status).toBe(403);
+    const other = await signInWith(api, '+61491571002');
+    expect((await other.patch(`/v1/organization/members/${second.id}`, { role: 'MANAGER' })).status).toBe(409);
   });
 
   it('keeps one ADMIN when the last two step down at the same time', async () => {
-    const { client } = await api.organization();
-    const admins = [];
-    for (const n of [1, 2]) admins.push((await client.post('/v1/organization/members', { ...person(n), role: 'ADMIN' })).body.member);
-    const statuses = (await Promise.all(admins.map((admin) => client.patch(`/v1/organization/members/${admin.id}`, { role: 'MEMBER' })))).map((res) => res.status);
-    expect(statuses.sort()).toEqual([200, 409]);
+    const { client, organizationId } = await api.organization();
+    const admins = await Promise.all([1, 2].map((n) => createMember(organizationId, { ...person(n), role: 'ADMIN', phone: `+6149157101${n}` })));
+    const sessions = await Promise.all(admins.map((admin) => signInWith(api, admin.phone!)));
+    // Each signed in and stepping down at once: one is left the last ADMIN (409), or is already a MEMBER when its
+    // request is authorized (403); never both gone.
+    const statuses = (await Promise.all(admins.map((admin, n) => sessions[n]!.patch(`/v1/organization/members/${admin.id}`, { role: 'MEMBER' })))).map((res) => res.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status !== 200)[0]).toBeOneOf([403, 409]);
     const roles = (await client.get('/v1/organization/members')).body.members.map((member: { role: string }) => member.role);
     expect(roles.filter((role: string) => role === 'ADMIN')).toHaveLength(1);
   });
 
   it('writes a role change only over the role it checked: a MEMBER promoted meanwhile is read again, as an ADMIN', async () => {
-    const { client, organizationId } = await api.organization();
+    const { organizationId } = await api.organization();
+    const client = await memberSession(api, organizationId);
     const admin = (await client.post('/v1/organization/members', { ...person(1), role: 'ADMIN' })).body.member;
     const promoted = (await client.post('/v1/organization/members', { ...person(2), role: 'MEMBER' })).body.member;
     // A PATCH of the second member read it as a MEMBER, so it checked no ADMIN is left behind ...
@@ -551,11 +578,13 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
     // ... then it was made ADMIN, and the first ADMIN stepped down, leaving it the last one.
     expect((await client.patch(`/v1/organization/members/${promoted.id}`, { role: 'ADMIN' })).status).toBe(200);
     expect((await client.patch(`/v1/organization/members/${admin.id}`, { role: 'MEMBER' })).status).toBe(200);
+    // The ADMIN signed in steps down too, by the domain (its session would be a MEMBER's from now on).
+    const me = (await client.get('/v1/me')).body.session.member;
+    await updateMember(organizationId, me.id, { role: 'MEMBER' });
     await expect(writeMemberChanges(organizationId, readAsMember, { role: 'MANAGER' })).rejects.toBeInstanceOf(StaleWrite);
-    expect((await client.get(`/v1/organization/members/${promoted.id}`)).body.member.role).toBe('ADMIN');
+    expect((await getMember(organizationId, promoted.id))!.role).toBe('ADMIN');
     // Read again, it is the last ADMIN.
-    const again = await client.patch(`/v1/organization/members/${promoted.id}`, { role: 'MANAGER' });
-    expect([again.status, again.body.error?.code]).toEqual([409, 'LAST_ADMIN']);
+    await expect(updateMember(organizationId, promoted.id, { role: 'MANAGER' })).rejects.toMatchObject({ status: 409, code: 'LAST_ADMIN' });
   });
 
   it('answers the member as written: a change read before another PATCH is read again, not answered with the old fields', async () => {
@@ -569,9 +598,9 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
   });
 
   it('keeps one ADMIN when the last two are removed at the same time', async () => {
-    const { client } = await api.organization();
+    const { client, organizationId } = await api.organization();
     const admins = [];
-    for (const n of [1, 2]) admins.push((await client.post('/v1/organization/members', { ...person(n), role: 'ADMIN' })).body.member);
+    for (const n of [1, 2]) admins.push(await createMember(organizationId, { ...person(n), role: 'ADMIN' }));
     const statuses = (await Promise.all(admins.map((admin) => client.delete(`/v1/organization/members/${admin.id}`)))).map((res) => res.status);
     expect(statuses.sort()).toEqual([200, 409]);
     const left = (await client.get('/v1/organization/members')).body;

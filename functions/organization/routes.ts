@@ -20,6 +20,7 @@ import { OrganizationServices } from '../services/schema';
 import { defineRoute } from '#shared/routes/route';
 import { createRow, deleteRow, readRow } from '#shared/routes/rows';
 import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
+import { CREDENTIAL_CLAIMS } from '../console/entity';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
@@ -161,6 +162,8 @@ export const deleteOrganizationMember = deleteRow({
     it is taken out of some. Removing the organization’s last ADMIN answers 409 \`LAST_ADMIN\`.
   `,
   dynamodb: ['GetItem', 'Query', 'DeleteItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
+  // The member's passkeys go with them, and their credential ids' claims.
+  sharedPartitions: [CREDENTIAL_CLAIMS],
   capabilities: [authorizerCacheFlush],
   request: { path: MemberIdPath, query: RemoveMemberQuery },
   response: MemberRemoved,

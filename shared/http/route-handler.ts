@@ -8,6 +8,7 @@ import { refusedUnrun, ValidationError } from '../errors';
 import { unauthorizedByFunction } from './gateway-responses';
 import { AUDIENCE_BOUND } from '../auth/tokens';
 import { memberSessionChecks, memberSessionOf } from './member-session';
+import { clock } from '../clock';
 import type { RouteDefinition, RouteRequest } from '../routes/route';
 import { emptyResponse, JSON_HEADERS, jsonResponse, textResponse, type JsonResponse } from './envelope';
 import { answersIdempotently, IDEMPOTENCY_HEADER, readsBody, routeId, takesJsonBody, takesNoFields } from '../routes/route';
@@ -173,6 +174,16 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
     .use(accessLog(route.operationId));
   if (keptAnswers && needsIdempotencyStore(route)) chain.use(keptAnswers());
   chain.use(errorEnvelope(asDomainError));
+  // A credential whose own end has come (a key's expiry, a session's idle or absolute end, a token's life) is refused
+  // from that moment, though the gateway's cached answer, made before, still lets it through.
+  if (route.auth !== 'none') {
+    chain.use({
+      before: ({ event }) => {
+        const { endsAt, challenge } = event.requestContext?.authorizer ?? {};
+        if (typeof endsAt === 'string' && endsAt && Date.parse(endsAt) <= clock.now()) throw refusedUnrun(unauthorizedByFunction(typeof challenge === 'string' ? challenge : undefined));
+      },
+    });
+  }
   // A token bound to another route's audience (an OAuth access token, for the MCP server alone) is refused here.
   if (route.auth !== 'none' && !route.tokenAudience) {
     chain.use({

@@ -166,6 +166,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * With its capabilities', what `reachesOutside` reads: the MCP tool is open-world.
    */
   callsOutside?: true;
+  /** A public route whose function signs with the API's signing key, as keyed ones may (the cursors'): OAuth's consent page. */
+  readsSigningKey?: true;
   /**
    * A POST that takes away what exists, not only adds: it revokes a secret or token (a rotation) or overwrites a
    * record's fields (an upsert). Its MCP tool is destructive, as every PUT, PATCH and DELETE tool is (`mayDestroy`).
@@ -184,8 +186,9 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    */
   sessionOnly?: true;
   /**
-   * The least role a member's session needs to call it (shared/member-roles.ts): set by the list of resources from the
-   * row's own or its resource's `sessionRoles`; MEMBER when neither says. An API key is held to its scope instead.
+   * The least role a member needs to call it (shared/member-roles.ts): set by the list of resources from the row's own
+   * or its resource's `sessionRoles`; MEMBER when neither says. Every credential acting for a member (a session, the
+   * key an ADMIN made, a grant) is held to it and to its scope; an operator's key, acting for the organization, to its scope.
    */
   sessionRole?: MemberRole;
 }
@@ -202,6 +205,9 @@ export interface CapabilityContext {
   urlSuffix: string;
   /** A deployment option by name, when set. */
   setting: (name: string) => string | undefined;
+  /** The REST API's id and stage, where a route's function is made (none for a worker's, made before the API). */
+  restApiId?: string;
+  stageName?: string;
 }
 
 /**
