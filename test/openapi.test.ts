@@ -15,6 +15,8 @@ import { authorizerOf, defineRoute, takesNoFields } from '#shared/routes/route';
 import { allDescribed, described, describedByResource, undescribedFields } from '#shared/routes/described';
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
+import { memberSession } from './support/member-session';
+import { SESSION_COOKIE } from '../functions/console/settings';
 import { validatorAt } from './support/contract';
 import { webhookMessages } from '../functions/webhooks/routes';
 
@@ -181,15 +183,53 @@ describe('the OpenAPI document', () => {
     expect(operationOf({ method: 'POST', path: '/v1/companies' }).responses['201'].headers['Idempotent-Replayed'].schema).toEqual({ type: 'string', const: 'true' });
   });
 
-  it('requires the bearer API key everywhere except on the public description and reference page', () => {
-    expect(document.security).toEqual([{ apiKey: [] }]);
-    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+  it('takes the bearer API key or a member’s session cookie on every keyed operation, the cookie alone on a member’s own, the bearer alone on the MCP server, nothing on a public one', () => {
+    expect(document.components.securitySchemes).toEqual({
+      apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      // The cookie the sign-in sets, which the edge makes the bearer token (functions/console/edge/session-cookie.js).
+      sessionCookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }),
+    });
+    const either = [{ apiKey: [] }, { sessionCookie: [] }];
+    expect(document.security).toEqual(either);
     for (const route of routes) {
-      if (route.auth === 'none') expect(operationOf(route).security, route.path).toEqual([]);
-      else expect(operationOf(route).security, route.path).toBeUndefined();
+      const takes = route.auth === 'none' ? [] : route.sessionOnly ? [{ sessionCookie: [] }] : route.tokenAudience ? [{ apiKey: [] }] : either;
+      expect(operationOf(route).security, `${route.method} ${route.path}`).toEqual(takes);
     }
+    expect(routes.filter((route) => route.sessionOnly).map((route) => `${route.method} ${route.path}`)).toEqual(expect.arrayContaining(['GET /v1/me', 'POST /v1/api-keys']));
+    expect(operationOf({ method: 'GET', path: '/v1/me' }).security).toEqual([{ sessionCookie: [] }]);
+    expect(operationOf({ method: 'DELETE', path: '/v1/api-keys/{keyId}' }).security).toEqual([{ sessionCookie: [] }]);
+    expect(operationOf({ method: 'GET', path: '/v1/leads' }).security).toEqual(either);
+    expect(operationOf({ method: 'POST', path: '/v1/leads' }).security).toEqual(either);
+    expect(operationOf({ method: 'POST', path: '/mcp' }).security).toEqual([{ apiKey: [] }]);
     expect(operationOf({ method: 'GET', path: '/openapi' }).security).toEqual([]);
     expect(operationOf({ method: 'GET', path: '/docs' }).security).toEqual([]);
+  });
+
+  it('names the 403 codes each keyed operation may answer its caller: SESSION_REQUIRED on a member’s own, CSRF_TOKEN_REQUIRED on each change a session makes, INSUFFICIENT_SCOPE where a scope or role refuses', async () => {
+    /** The codes a 403 names in its examples, each also in its description. */
+    const forbidden = (route: { method: string; path: string }) => {
+      const response = responseOf(route, 403);
+      const codes = Object.values((response?.content['application/json'].examples ?? {}) as Record<string, Json>).map((example) => example.value.error.code as string);
+      for (const code of codes) expect(response!.description, `${route.method} ${route.path}`).toContain(code);
+      return codes;
+    };
+    expect(forbidden({ method: 'GET', path: '/v1/me' })).toEqual(['SESSION_REQUIRED']);
+    expect(forbidden({ method: 'GET', path: '/v1/api-keys' })).toEqual(['SESSION_REQUIRED', 'INSUFFICIENT_SCOPE']);
+    expect(forbidden({ method: 'POST', path: '/v1/api-keys' })).toEqual(['SESSION_REQUIRED', 'INSUFFICIENT_SCOPE', 'CSRF_TOKEN_REQUIRED']);
+    expect(forbidden({ method: 'DELETE', path: '/v1/me/session' })).toEqual(['SESSION_REQUIRED', 'INSUFFICIENT_SCOPE', 'CSRF_TOKEN_REQUIRED']);
+    expect(forbidden({ method: 'POST', path: '/v1/leads' })).toEqual(['INSUFFICIENT_SCOPE', 'CSRF_TOKEN_REQUIRED']);
+    expect(responseOf({ method: 'GET', path: '/v1/leads' }, 403)).toBeUndefined();
+    for (const route of routes.filter((each) => each.auth !== 'none' && !each.tokenAudience)) {
+      const codes = responseOf(route, 403) ? forbidden(route) : [];
+      if (route.sessionOnly) expect(codes, `${route.method} ${route.path}`).toContain('SESSION_REQUIRED');
+      expect(codes.includes('CSRF_TOKEN_REQUIRED'), `${route.method} ${route.path}`).toBe(route.method !== 'GET');
+    }
+    // The answers themselves: a key on a member's own route, a session's change without its CSRF header.
+    const { organizationId, client } = await api.organization();
+    expect((await client.get('/v1/me')).body.error.code).toBe('SESSION_REQUIRED');
+    const session = await memberSession(api, organizationId);
+    const unsent = await session.post('/v1/leads', { name: 'Ada Lovelace', email: 'ada@example.com' }, { headers: { 'x-csrf-token': '' } });
+    expect([unsent.status, unsent.body.error.code]).toEqual([403, 'CSRF_TOKEN_REQUIRED']);
   });
 
   it('declares no header parameter named Authorization, Accept or Content-Type, which OpenAPI tools must ignore', () => {
@@ -269,6 +309,10 @@ describe('the OpenAPI document', () => {
       ['/v1/products/{productId}', 'put', '/v1/products/1', {}],
       ['/v1/transfers/{transferId}', 'put', '/v1/transfers/1', {}],
       ['/v1/products', 'post', '/v1/products', { name: 'Out of catalog', tradeCategoryId: 13, pricingType: 'NONE' }],
+      // A service's price under its older names, or under both names (refused, naming the older).
+      ['/v1/services', 'post', '/v1/services', { name: 'Gas check', duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'FIXED', pricingMode: 'FIXED', price: 120 }],
+      ['/v1/services', 'post', '/v1/services', { name: 'Gas check', duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingType: 'FIXED', price: 120, fixedPrice: 120 }],
+      ['/v1/services', 'post', '/v1/services', { name: 'Gas check', duration: 1, durationUnit: 'HOURS', tradeCategoryId: 1, pricingMode: 'FIXED', fixedPrice: 120 }],
     ];
     for (const [template, method, path, body] of cases) {
       const res = await client.request(method.toUpperCase(), path, { body });
@@ -637,6 +681,31 @@ describe('rules the document states in words, as the API enforces them', () => {
     expect([res.status, res.body.error.details]).toEqual([400, [{ path: 'maxPrice', message: 'maxPrice must not be less than minPrice' }]]);
     expect((await client.get('/v1/services')).body.totalCount).toBe(0);
     expect((await client.post('/v1/services', { ...body, maxPrice: 200 })).status).toBe(201);
+  });
+});
+
+describe('the OAuth requests in the document', () => {
+  it('states every parameter a request must carry as not empty (minLength 1), as the API refuses an empty one naming it', async () => {
+    const authorize = (operationOf({ method: 'GET', path: '/oauth/authorize' }).parameters as Json[]).filter((parameter) => parameter.required);
+    expect(authorize.map((parameter) => [parameter.name, parameter.schema.minLength])).toEqual(
+      ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method'].map((name) => [name, 1]),
+    );
+    const form = (method: string, path: string) => operationOf({ method, path }).requestBody.content['application/x-www-form-urlencoded'].schema as Json;
+    for (const [schema, required] of [
+      [form('POST', '/oauth/authorize'), ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'csrf_token', 'decision']],
+      [form('POST', '/oauth/token'), ['grant_type', 'client_id']],
+    ] as const) {
+      expect(schema.required).toEqual(required);
+      for (const name of required) expect(schema.properties[name].minLength, name).toBe(1);
+    }
+    // Empty, each is refused as if missing.
+    const query = { response_type: 'code', client_id: 'client_01JD3F4G5H6J7K8M9N0P1Q2R3S', redirect_uri: 'http://127.0.0.1:33418/callback', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' };
+    for (const { name } of authorize) {
+      const res = await api.anonymous.get(`/oauth/authorize?${new URLSearchParams({ ...query, [name]: '' })}`);
+      expect([res.status, res.body.error.details[0].path], name).toEqual([400, name]);
+    }
+    const token = await api.anonymous.request('POST', '/oauth/token', { rawBody: 'grant_type=&client_id=client_01JD3F4G5H6J7K8M9N0P1Q2R3S', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([token.status, token.body]).toEqual([400, { error: 'invalid_request', error_description: 'grant_type is required' }]);
   });
 });
 

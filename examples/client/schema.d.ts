@@ -767,7 +767,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service and its scenario
-         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingType` decides which price fields are required: FIXED `price`, HOURLY `hourlyRate`, CALL_OUT `callOutFee`, RANGE `minPrice` and `maxPrice` (the names products use), and `minPrice` ≤ `maxPrice`. The older names `pricingMode` and `fixedPrice` are still taken. A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing. `memberIds` are the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every member); each must be a member of the organization, or 400 naming its place (`memberIds.0`).
+         * @description A trade service and the AI-receptionist scenario it starts with, written together. `pricingType` decides which price fields are required: FIXED `price`, HOURLY `hourlyRate`, CALL_OUT `callOutFee`, RANGE `minPrice` and `maxPrice` (the names products use), and `minPrice` ≤ `maxPrice`. The older names `pricingMode` and `fixedPrice` are still taken, but never beside `pricingType` and `price` (400 naming the older). A name already used in the organization, ignoring case and spacing, answers 409 and writes nothing. `memberIds` are the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every member); each must be a member of the organization, or 400 naming its place (`memberIds.0`).
          */
         post: operations["createService"];
         delete?: never;
@@ -1756,7 +1756,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out of this session
-         * @description Ends the session the request was made with and clears its cookie in this browser.
+         * @description Ends the session the request was made with and clears its cookie in this browser: its very next request is refused.
          */
         delete: operations["signOut"];
         options?: never;
@@ -1776,7 +1776,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out everywhere
-         * @description Ends every session of the member, on every browser and phone, this one included. A request another session had already begun is answered; the gateway may accept a session for up to its authorizer cache’s lifetime after.
+         * @description Ends every session of the member, on every browser and phone, this one included: the next request of each is refused. A request another session had already begun is answered.
          */
         delete: operations["signOutEverywhere"];
         options?: never;
@@ -1799,7 +1799,7 @@ export interface paths {
         put?: never;
         /**
          * Make an API key
-         * @description A new key of the organization, for an integration: its `token` is the key itself, answered this once and kept nowhere but by its hash. It takes no Idempotency-Key: a kept answer would keep the key; a retry makes a second key, which the list shows and an ADMIN revokes.
+         * @description A new key of the organization, for an integration: its `token` is the key itself, answered this once and kept nowhere but by its hash. It acts for the ADMIN who made it (`memberId`): held to that member's role as it is at each request, and revoked with the member unless another ADMIN keeps it. It takes no Idempotency-Key: a kept answer would keep the key; a retry makes a second key, which the list shows and an ADMIN revokes.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1820,7 +1820,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Refuses the key from now on (the gateway may accept it for up to its authorizer cache’s lifetime); revoking it again answers the same. Its grants to assistants end with it.
+         * @description Refuses the key from its very next request; revoking it again answers the same. Its grants to assistants end with it.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -1997,13 +1997,13 @@ export interface paths {
         };
         /**
          * The OAuth consent page
-         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access: a member signed in to the console (its session cookie) grants for their organization with no key, up to what their role may grant (`full` for an ADMIN, `read` for the rest), the grant holding a key of its own named for the client and the member; anyone else pastes an API key of their organization, or follows the page’s link to sign in and come back. They choose what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a `redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on the page sends them back to the client.
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access: a member signed in to the console (its session cookie) grants for their organization with no key, up to what their role may grant (`full` for an ADMIN, `read` for the rest), the grant holding a key of its own named for the client and the member; anyone else pastes an API key of their organization, or follows the page’s link to sign in and come back. They choose what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF cookie (`__Host-oauth_csrf` on https) whose form token only this server makes, bound to the cookie and to the browser’s console session. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Any fault of the request (a `client_id` that is neither registered nor a readable client ID metadata document, a `redirect_uri` the client does not have, a `response_type` other than `code`, no PKCE S256 `code_challenge`, an unknown `scope`, another `resource`) answers 400 naming the field, and never redirects: only the person’s answer on the page sends them back to the client.
          */
         get: operations["getOAuthAuthorize"];
         put?: never;
         /**
          * The consent page’s answer
-         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access: a member signed in to the console (its session cookie) grants for their organization with no key, up to what their role may grant (`full` for an ADMIN, `read` for the rest), the grant holding a key of its own named for the client and the member; anyone else pastes an API key of their organization, or follows the page’s link to sign in and come back. They choose what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key, or a scope more than the key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF token answers 400 naming the field. None of these issues anything.
+         * @description A person, sent here by an OAuth client (Claude, ChatGPT), proves they may grant access: a member signed in to the console (its session cookie) grants for their organization with no key, up to what their role may grant (`full` for an ADMIN, `read` for the rest), the grant holding a key of its own named for the client and the member; anyone else pastes an API key of their organization, or follows the page’s link to sign in and come back. They choose what the client may do: `read` (chosen unless they choose more), `write` or `full`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused) and a CSRF cookie (`__Host-oauth_csrf` on https) whose form token only this server makes, bound to the cookie and to the browser’s console session. Authorization code with PKCE S256 only; `resource`, when given, must be this API’s `/mcp`. Allowed, the person is sent back to the client with a code (single-use, 60 s), `state` and `iss` (RFC 9207); denied, with `error=access_denied`. A key that is not an active key, or a scope more than the key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF token, or with one the cookie or the console session it carries was not served with, answers 400 naming the field. None of these issues anything.
          */
         post: operations["postOAuthAuthorize"];
         delete?: never;
@@ -4761,8 +4761,44 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything. With a member’s session: INSUFFICIENT_SCOPE too when the member’s role is below the one the operation needs (the operation’s `x-session-role`), and CSRF_TOKEN_REQUIRED for a request other than GET without the session’s `X-CSRF-Token` header. */
+        /** @description INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything), or, with a member’s session, the member’s role is below the one the operation needs (its `x-session-role`). */
         InsufficientScope: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything), or, with a member’s session, the member’s role is below the one the operation needs (its `x-session-role`). CSRF_TOKEN_REQUIRED: a member’s session changing something without the session’s `X-CSRF-Token` header (GET /v1/me answers it). */
+        InsufficientScopeOrCsrfTokenRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this; an API key or token is refused, whatever its scope. */
+        SessionRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this; an API key or token is refused, whatever its scope. INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything), or, with a member’s session, the member’s role is below the one the operation needs (its `x-session-role`). */
+        SessionRequiredOrInsufficientScope: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this; an API key or token is refused, whatever its scope. INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything), or, with a member’s session, the member’s role is below the one the operation needs (its `x-session-role`). CSRF_TOKEN_REQUIRED: a member’s session changing something without the session’s `X-CSRF-Token` header (GET /v1/me answers it). */
+        SessionRequiredOrInsufficientScopeOrCsrfTokenRequired: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4987,7 +5023,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -5101,7 +5137,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description DUPLICATE_CONTACT: another lead has the email (any case) or phone; `error.details[0]` names the field (`path`) and that lead (`existingId`). Or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -5184,7 +5220,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -5273,7 +5309,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -5409,7 +5445,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -5791,7 +5827,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -5897,7 +5933,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -6027,7 +6063,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -6251,7 +6287,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -6399,7 +6435,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -6580,7 +6616,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -6859,7 +6895,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -6942,7 +6978,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -7125,7 +7161,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -7389,7 +7425,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -7485,7 +7521,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -7580,7 +7616,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -7817,7 +7853,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -7926,7 +7962,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -7971,7 +8007,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -8045,7 +8081,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -8181,7 +8217,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -8293,7 +8329,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -8339,7 +8375,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -8406,7 +8442,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -8601,7 +8637,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -8735,7 +8771,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -8825,7 +8861,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -8939,7 +8975,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -9071,7 +9107,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -9141,7 +9177,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -9194,7 +9230,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -9371,13 +9407,13 @@ export interface operations {
                     memberIds?: number[];
                     /**
                      * @deprecated
-                     * @description The older name of `pricingType`.
+                     * @description The older name of `pricingType`: send one of them, never both.
                      * @enum {string}
                      */
                     pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
                     /**
                      * @deprecated
-                     * @description The older name of `price`.
+                     * @description The older name of `price`: send one of them, never both.
                      */
                     fixedPrice?: number;
                 };
@@ -9407,7 +9443,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -9490,7 +9526,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -9575,13 +9611,13 @@ export interface operations {
                     memberIds?: number[];
                     /**
                      * @deprecated
-                     * @description The older name of `pricingType`.
+                     * @description The older name of `pricingType`: send one of them, never both.
                      * @enum {string}
                      */
                     pricingMode?: "NONE" | "FIXED" | "HOURLY" | "RANGE" | "CALL_OUT";
                     /**
                      * @deprecated
-                     * @description The older name of `price`.
+                     * @description The older name of `price`: send one of them, never both.
                      */
                     fixedPrice?: number | null;
                 };
@@ -9611,7 +9647,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -9818,7 +9854,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -10010,7 +10046,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -10131,7 +10167,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -10184,7 +10220,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -10270,7 +10306,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -10375,7 +10411,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -10526,7 +10562,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -10654,7 +10690,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -10699,7 +10735,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -10792,7 +10828,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -10882,7 +10918,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11008,7 +11044,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -11114,7 +11150,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11159,7 +11195,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11230,7 +11266,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11356,7 +11392,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -11462,7 +11498,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11507,7 +11543,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11578,7 +11614,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -11905,7 +11941,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -12018,7 +12054,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12063,7 +12099,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12140,7 +12176,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12196,7 +12232,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12322,7 +12358,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12397,7 +12433,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12599,7 +12635,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -12703,7 +12739,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12808,7 +12844,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -12886,7 +12922,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -13648,7 +13684,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description REBUILD_RUNNING: a recount is under way; its id is in the message. */
             409: {
                 headers: {
@@ -14050,15 +14086,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Forbidden */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
+            403: components["responses"]["SessionRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -14090,7 +14118,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14176,7 +14204,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14214,7 +14242,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -14256,7 +14284,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -14289,7 +14317,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -14319,6 +14347,8 @@ export interface operations {
                             name: string | null;
                             /** @enum {string} */
                             scope: "read" | "write" | "full";
+                            /** @description The member it acts for (who made it, or consented to an assistant with it): it may do what its scope and that member’s current role allow, and ends when the member is removed. Null: the organization’s own, made by its operator. */
+                            memberId: number | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** @description When a request last used it, to the minute; null: never. */
@@ -14331,7 +14361,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScope"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
@@ -14379,6 +14409,8 @@ export interface operations {
                             name: string | null;
                             /** @enum {string} */
                             scope: "read" | "write" | "full";
+                            /** @description The member it acts for (who made it, or consented to an assistant with it): it may do what its scope and that member’s current role allow, and ends when the member is removed. Null: the organization’s own, made by its operator. */
+                            memberId: number | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** @description When a request last used it, to the minute; null: never. */
@@ -14401,7 +14433,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -14437,7 +14469,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -14485,7 +14517,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScope"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -14530,7 +14562,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -14985,6 +15017,15 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            /** @description CROSS_SITE_REQUEST: a browser sent it from a page of another site (`Sec-Fetch-Site` `cross-site` or `same-site`, or an `Origin` other than the API’s own; the consent page’s own post, sent with `Origin: null` under its `no-referrer` policy, is `same-origin`). Nothing ran; nothing is issued. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             409: components["responses"]["Conflict"];
             413: components["responses"]["RequestTooLarge"];
             /** @description RATE_LIMITED: one client address posted the consent page 20 times this minute; or the route’s ceiling, shared by every caller, was met. Wait the Retry-After seconds. */
@@ -15156,7 +15197,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScope"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {

@@ -14,7 +14,11 @@ const DESCRIPTION = prose`
   **Authentication.** Every operation except this description and its reference page takes the organization's API key
   as a bearer token: \`Authorization: Bearer <API key>\`. Every record read or written belongs to that organization;
   another organization's record answers 404. A key has a scope: \`read\` may only GET, \`write\` may do anything but
-  DELETE, \`full\` (the default) may do everything; a method outside it answers 403 with code \`INSUFFICIENT_SCOPE\`.
+  DELETE, \`full\` (the default) may do everything; a method outside it answers 403 with code \`INSUFFICIENT_SCOPE\`. The
+  console calls the same operations with a member's session instead: the \`__Host-session\` cookie its sign-in sets
+  (the \`sessionCookie\` scheme), held to the member's role (an operation's \`x-session-role\`), each change carrying
+  \`X-CSRF-Token\` (403 \`CSRF_TOKEN_REQUIRED\` without). A member's own operations (\`/v1/me\`, \`/v1/api-keys\`)
+  take the session alone and answer a key 403 \`SESSION_REQUIRED\`.
 
   **Errors.** Every error is the envelope \`{success: false, message, error: {status, message, code?}}\`
   (ErrorEnvelope), except the SMS provider's failure, which is \`{message}\` only.

@@ -1,16 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, type KeyObject } from 'node:crypto';
 import * as v from 'valibot';
 import { ValidationError } from '#shared/errors';
 import { OAuthError } from './errors';
 import { sameSecret } from '#shared/auth/tokens';
 import { cookieNamed } from '#shared/http/cookies';
+import { keyringFromEnvironment, type CursorKeyring } from '#shared/store/cursor-keys';
+import { SESSION_COOKIE } from '../console/settings';
 import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
 import { mayGrant } from './scopes';
 import { hasRedirectUri, resolveClient, type OAuthClient } from './clients';
 import type { AuthorizeQuery } from './schema';
 
-/** The cookie the consent page's CSRF token is also set in: a post must carry the same token in both (double submit). */
-export const CSRF_COOKIE = 'oauth_csrf';
+/**
+ * The consent page's CSRF cookie, which holds a random value the form's token is made from. `__Host-` where the API is
+ * on https: a browser takes it only Secure, for Path=/ and from this host itself, so no other host (a sibling
+ * subdomain) can set or shadow it. Plain on http://localhost (npm start), where a browser keeps no Secure cookie.
+ */
+export const csrfCookieName = (secure: boolean) => (secure ? '__Host-oauth_csrf' : 'oauth_csrf');
 
 /** What an authorization request asks for, once checked. */
 export interface AuthorizationRequest {
@@ -55,19 +61,41 @@ export async function checkAuthorizationRequest(params: v.InferOutput<typeof Aut
   return { client, redirectUri: params.redirect_uri, state: params.state, codeChallenge: params.code_challenge, resource: mcpResource };
 }
 
-export const newCsrfToken = () => randomBytes(24).toString('base64url');
+let keyring: CursorKeyring | undefined;
+/** The API's signing key, the one list cursors are signed with (shared/store/cursor-keys.ts): read on the first page. */
+const keys = () => (keyring ??= keyringFromEnvironment());
 
-/** The CSRF cookie's value in a Cookie header. */
-export const csrfCookieOf = (cookieHeader: string | undefined): string | undefined => cookieNamed(cookieHeader, CSRF_COOKIE);
+/**
+ * The form's token: an HMAC under the signing key of the cookie's value and of the console session cookie the browser
+ * sends ('' without one). Only this server makes one, so a cookie planted with a token of one's own choosing is
+ * refused; and a page served to one session is refused with another. Its label keeps it apart from a cursor's signature.
+ */
+const tokenOf = (key: KeyObject, cookie: string, session: string) => createHmac('sha256', key).update(JSON.stringify(['oauth-consent-csrf', cookie, session])).digest('base64url');
 
-/** A consent post's CSRF token: present, and the one the page set in its cookie. */
-export function checkCsrf(posted: string | undefined, cookieHeader: string | undefined): void {
-  const cookie = csrfCookieOf(cookieHeader);
-  if (!posted || !cookie || !sameSecret(posted, cookie)) {
+const sessionOf = (cookieHeader: string | undefined) => cookieNamed(cookieHeader, SESSION_COOKIE) ?? '';
+
+/** A new page's CSRF cookie value (random), and its form's token, bound to that value and to the browser's session. */
+export async function newCsrf(cookieHeader: string | undefined): Promise<{ cookie: string; token: string }> {
+  const cookie = randomBytes(24).toString('base64url');
+  return { cookie, token: tokenOf(await keys().signingKey(), cookie, sessionOf(cookieHeader)) };
+}
+
+/** A consent post's CSRF token: the one this server made for the cookie the browser sends and its session, compared in constant time. */
+export async function checkCsrf(posted: string | undefined, cookieHeader: string | undefined, secure: boolean): Promise<void> {
+  const cookie = cookieNamed(cookieHeader, csrfCookieName(secure));
+  const session = sessionOf(cookieHeader);
+  // A token no key signed makes the keys be read again, at most every 30 s (a replaced key's pages stay good).
+  if (!posted || !cookie || !(await keys().verify((key) => sameSecret(posted, tokenOf(key, cookie, session))))) {
     throw new ValidationError([{ path: 'csrf_token', message: 'csrf_token must be the one the consent page was served with (open the authorization page again)' }]);
   }
 }
 
+/**
+ * The Set-Cookie of a page's CSRF cookie. `__Host-` needs Path=/, so on https it goes to every path of the API's host,
+ * whose other routes ignore it; on http it stays on the authorization endpoint's path (`path`, below a stage's).
+ */
+export const csrfSetCookie = (value: string, secure: boolean, path: string) =>
+  `${csrfCookieName(secure)}=${value}; Path=${secure ? '/' : path}; HttpOnly; SameSite=Strict; Max-Age=900${secure ? '; Secure' : ''}`;
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -78,12 +106,12 @@ const SCOPE_WORDS: Record<ApiKeyScope, string> = {
 };
 
 /** The headers of the page: no script at all, styles by nonce, no framing, the form posting here or to the client's redirect origin. */
-export function pageHeaders(nonce: string, redirectUri: string, csrf: string, cookiePath: string, secure: boolean): Record<string, string> {
+export function pageHeaders(nonce: string, redirectUri: string, csrfCookie: string): Record<string, string> {
   return {
     'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; form-action 'self' ${new URL(redirectUri).origin}; frame-ancestors 'none'; base-uri 'none'`,
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',
-    'Set-Cookie': `${CSRF_COOKIE}=${csrf}; Path=${cookiePath}; HttpOnly; SameSite=Strict; Max-Age=900${secure ? '; Secure' : ''}`,
+    'Set-Cookie': csrfCookie,
   };
 }
 

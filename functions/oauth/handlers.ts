@@ -14,7 +14,7 @@ import { grantableScope, signedInMemberOf } from '../console/signed-in';
 import { CONSOLE_PATH } from '../console/site';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
 import { redirectUriRefusal, registerClient, resolveClient } from './clients';
-import { checkAuthorizationRequest, checkCsrf, consentPage, newCsrfToken, pageHeaders, redirectTo, type AuthorizationRequest, type ConsentingMember } from './consent';
+import { checkAuthorizationRequest, checkCsrf, consentPage, csrfSetCookie, newCsrf, pageHeaders, redirectTo, type AuthorizationRequest, type ConsentingMember } from './consent';
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
 import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
 import { mayGrant } from './scopes';
@@ -74,12 +74,12 @@ export const registerOAuthClientHandler = apiHandler(routes.registerOAuthClient,
   };
 });
 
-/** The path the CSRF cookie is sent back on: the authorization endpoint's, below the API's base path (a stage's). */
+/** The authorization endpoint's path below the API's base path (a stage's): the form's action, and the CSRF cookie's path on http. */
 const cookiePathOf = (base: string) => `${new URL(base).pathname.replace(/\/$/, '')}${OAUTH_PATHS.authorize}`;
 
 export const getOAuthAuthorizeHandler = apiHandler(routes.getOAuthAuthorize, async ({ query, request }) => {
   const base = baseOf(request.headers);
-  return pageAnswer(await checkAuthorizationRequest(query, mcpResourceOf(base)), query, base, undefined, await consentingMember(request.headers.cookie));
+  return pageAnswer(await checkAuthorizationRequest(query, mcpResourceOf(base)), query, base, request.headers.cookie, undefined, await consentingMember(request.headers.cookie));
 });
 
 /** The member signed in to the console in this browser, as the consent page names them, and the widest scope they may grant. */
@@ -91,9 +91,12 @@ async function consentingMember(cookieHeader: string | undefined): Promise<(Cons
   return { ...signedIn, name: `${member.firstName} ${member.lastName}`, organizationName: organization.name, widest: grantableScope(member.role) };
 }
 
-/** The consent page, with a new CSRF token in its form and its cookie; `problem` says what to fix in a post shown again. */
-function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof AuthorizeQuery>, base: string, problem?: string, member?: ConsentingMember) {
-  const csrf = newCsrfToken();
+/**
+ * The consent page, with a new CSRF cookie and its form's token, bound to the console session the browser sends
+ * (`cookieHeader`); `problem` says what to fix in a post shown again.
+ */
+async function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof AuthorizeQuery>, base: string, cookieHeader: string | undefined, problem?: string, member?: ConsentingMember) {
+  const csrf = await newCsrf(cookieHeader);
   const nonce = randomBytes(16).toString('base64');
   const { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource } = params;
   const request = { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource };
@@ -101,8 +104,8 @@ function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof 
   const query = new URLSearchParams(Object.entries(request).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const signInUrl = `${new URL(base).pathname.replace(/\/$/, '')}${CONSOLE_PATH}/sign-in?return=${encodeURIComponent(`${cookiePathOf(base)}?${query}`)}`;
   // The form posts to the authorization endpoint itself, the request in its fields rather than the query.
-  const page = consentPage(checked, request, csrf, nonce, cookiePathOf(base), problem, member, signInUrl);
-  return new Answer(200, page, pageHeaders(nonce, checked.redirectUri, csrf, cookiePathOf(base), base.startsWith('https:')));
+  const page = consentPage(checked, request, csrf.token, nonce, cookiePathOf(base), problem, member, signInUrl);
+  return new Answer(200, page, pageHeaders(nonce, checked.redirectUri, csrfSetCookie(csrf.cookie, base.startsWith('https:'), cookiePathOf(base))));
 }
 
 const GrantedScope = v.optional(v.picklist(API_KEY_SCOPES, `granted_scope must be one of ${API_KEY_SCOPES.join(', ')}`), 'read');
@@ -110,9 +113,9 @@ const GrantedScope = v.optional(v.picklist(API_KEY_SCOPES, `granted_scope must b
 export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, async ({ request }) => {
   await limitConsent(request);
   const form = parseOrThrow(ConsentForm, formFields(request.body, (name) => new ValidationError([{ path: name, message: `${name} must be given once` }])), 'body');
-  // Before anything is read: a post the consent page did not make is refused whatever it carries.
-  checkCsrf(form.csrf_token, request.headers.cookie);
   const base = baseOf(request.headers);
+  // Before anything is read: a post the consent page did not make is refused whatever it carries.
+  await checkCsrf(form.csrf_token, request.headers.cookie, base.startsWith('https:'));
   const checked = await checkAuthorizationRequest(form, mcpResourceOf(base));
   if (form.decision !== 'allow') return new EmptyAnswer(303, { Location: redirectTo(checked, base, { error: 'access_denied', error_description: 'The person did not allow access' }) });
   const scope = parseOrThrow(GrantedScope, form.granted_scope, 'granted_scope');
@@ -120,16 +123,16 @@ export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, a
   // named for the client and the member, so it ends when that key is revoked as any grant does.
   const member = form.api_key ? undefined : await consentingMember(request.headers.cookie);
   if (member) {
-    if (!mayGrant(member.widest, scope)) return pageAnswer(checked, form, base, `As a ${member.member.role} you may grant ${member.widest} at most, not ${scope}.`, member);
+    if (!mayGrant(member.widest, scope)) return pageAnswer(checked, form, base, request.headers.cookie, `As a ${member.member.role} you may grant ${member.widest} at most, not ${scope}.`, member);
     const { key: grantKey } = await createApiKey(member.organizationId, null, `${checked.client.clientName} for ${member.name}`.slice(0, 200), scope);
     const code = await issueCode({ organizationId: member.organizationId, keyId: grantKey.keyId, scope, client: checked.client, redirectUri: checked.redirectUri, codeChallenge: checked.codeChallenge, resource: checked.resource });
     return new EmptyAnswer(303, { Location: redirectTo(checked, base, { code }) });
   }
   const key = form.api_key ? await findActiveKeyByToken(form.api_key) : undefined;
   // A key mistyped, revoked or expired: the page again, to paste another (as a sign-in form does); nothing issued.
-  if (!key) return pageAnswer(checked, form, base, 'That is not an active API key of an organization: paste another.');
+  if (!key) return pageAnswer(checked, form, base, request.headers.cookie, 'That is not an active API key of an organization: paste another.');
   // More than the key may do: the page again, to choose less or paste another key; nothing issued.
-  if (!mayGrant(key.scope, scope)) return pageAnswer(checked, form, base, `That key may grant ${key.scope} at most, not ${scope}: choose less, or paste a key that may.`);
+  if (!mayGrant(key.scope, scope)) return pageAnswer(checked, form, base, request.headers.cookie, `That key may grant ${key.scope} at most, not ${scope}: choose less, or paste a key that may.`);
   const code = await issueCode({ organizationId: key.organizationId, keyId: key.keyId, scope, client: checked.client, redirectUri: checked.redirectUri, codeChallenge: checked.codeChallenge, resource: checked.resource });
   return new EmptyAnswer(303, { Location: redirectTo(checked, base, { code }) });
 });

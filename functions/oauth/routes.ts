@@ -21,6 +21,7 @@ import {
   TokenResponse,
 } from './schema';
 import { prose } from '#shared/prose';
+import { CROSS_SITE_REQUEST, refuseCrossSiteRequest } from '#shared/http/cross-site';
 
 /** Public: OAuth clients call these before they hold anything. Each reads little and answers at once, under its own throttle. */
 const PUBLIC = { tag: 'OAuth', auth: 'none' as const };
@@ -124,7 +125,8 @@ const AUTHORIZE_DESCRIPTION = prose`
   an ADMIN, \`read\` for the rest), the grant holding a key of its own named for the client and the member; anyone else
   pastes an API key of their organization, or follows the page’s link to sign in and come back. They choose what the
   client may do: \`read\` (chosen unless they choose more), \`write\` or \`full\`, never more than the key’s scope. The page is served with a strict Content-Security-Policy (no script, framing refused)
-  and a CSRF token in a cookie and in the form. Authorization code with PKCE S256 only; \`resource\`, when given, must
+  and a CSRF cookie (\`__Host-oauth_csrf\` on https) whose form token only this server makes, bound to the cookie and to
+  the browser’s console session. Authorization code with PKCE S256 only; \`resource\`, when given, must
   be this API’s \`/mcp\`.
 `;
 
@@ -152,14 +154,17 @@ export const getOAuthAuthorize = defineRoute({
   response: TextBody,
   errors: [400],
   callsOutside: true,
+  // Its CSRF token is an HMAC under the API's signing key (consent.ts).
+  readsSigningKey: true,
   ...DOCUMENT_FETCH,
 });
 
 const CONSENT_ANSWERS = prose`
   Allowed, the person is sent back to the client with a code (single-use, ${OAUTH_LIMITS.codeSeconds} s), \`state\` and
   \`iss\` (RFC 9207); denied, with \`error=access_denied\`. A key that is not an active key, or a scope more than the
-  key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF token
-  answers 400 naming the field. None of these issues anything.
+  key’s, shows the page again (200) saying so, to paste another key or choose less. A post without the page’s CSRF
+  token, or with one the cookie or the console session it carries was not served with, answers 400 naming the field.
+  None of these issues anything.
 `;
 
 export const postOAuthAuthorize = defineRoute({
@@ -179,14 +184,25 @@ export const postOAuthAuthorize = defineRoute({
   request: {},
   requestBodies: { [FORM]: ConsentForm },
   response: TextBody,
-  errors: [400],
+  errors: [400, 403],
   idempotencyKey: false,
   throttle: OAUTH_THROTTLE,
+  // A page on another site must not post a person's consent (their browser carries the console's session).
+  admission: refuseCrossSiteRequest,
   responses: {
     303: { description: 'Back to the client’s redirect URI with `code` (or `error=access_denied`), `state` and `iss`.', empty: true, headers: { Location: 'The redirect URI with the code or the error.' } },
+    403: {
+      description: prose`
+        ${CROSS_SITE_REQUEST}: a browser sent it from a page of another site (\`Sec-Fetch-Site\` \`cross-site\` or
+        \`same-site\`, or an \`Origin\` other than the API’s own; the consent page’s own post, sent with \`Origin: null\`
+        under its \`no-referrer\` policy, is \`same-origin\`). Nothing ran; nothing is issued.
+      `,
+    },
     429: { description: `RATE_LIMITED: ${sourceLimited(`one client address posted the consent page ${PER_SOURCE.consentPerMinute.limit} times this minute`)}` },
   },
   callsOutside: true,
+  // The post's CSRF token is checked against the API's signing key (consent.ts).
+  readsSigningKey: true,
 });
 
 export const postOAuthToken = defineRoute({

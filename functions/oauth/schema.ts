@@ -83,7 +83,8 @@ export const ClientMetadataDocument = v.looseObject({
 });
 
 const Param = (name: string, max = 2000) => v.optional(Text(name, max));
-const Required = (name: string, max = 2000) => Text(name, max);
+/** A parameter every request carries: empty is as missing (refused naming it), which the document states as minLength 1. */
+const Required = (name: string, max = 2000) => v.pipe(v.string(`${name} must be a string`), v.minLength(1, `${name} is required`), atMostCharacters(name, max), v.metadata({ jsonSchema: { maxLength: max } }));
 
 /**
  * The authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636, and `resource`, RFC 8707), as a client puts it in the

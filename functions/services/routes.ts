@@ -29,10 +29,10 @@ export const createService = service.create({
     A trade service and the AI-receptionist scenario it starts with, written together. \`pricingType\` decides which
     price fields are required: FIXED \`price\`, HOURLY \`hourlyRate\`, CALL_OUT \`callOutFee\`, RANGE \`minPrice\` and
     \`maxPrice\` (the names products use), and \`minPrice\` ≤ \`maxPrice\`. The older names \`pricingMode\` and
-    \`fixedPrice\` are still taken. A name already used in the organization, ignoring case and spacing, answers 409
-    and writes nothing. \`memberIds\` are the members who take the service, whom GET /v1/availability offers and holds
-    take (none, the default: every member); each must be a member of the organization, or 400 naming its place
-    (\`memberIds.0\`).
+    \`fixedPrice\` are still taken, but never beside \`pricingType\` and \`price\` (400 naming the older). A name
+    already used in the organization, ignoring case and spacing, answers 409 and writes nothing. \`memberIds\` are
+    the members who take the service, whom GET /v1/availability offers and holds take (none, the default: every
+    member); each must be a member of the organization, or 400 naming its place (\`memberIds.0\`).
   `,
   // BatchGetItem: the members memberIds names; ConditionCheckItem: each still a member when the service is written.
   dynamodb: ['UpdateItem', 'PutItem', 'BatchGetItem', 'ConditionCheckItem'],

@@ -57,8 +57,8 @@ const ruleCheck = ({ field, holds, message }: (typeof SERVICE_RULES)[number]) =>
 const OLDER_PRICE_NAMES = { pricingMode: 'pricingType', fixedPrice: 'price' } as const;
 
 const olderPriceNames = <S extends v.GenericSchema>(price: (name: string) => S) => ({
-  pricingMode: v.optional(v.pipe(oneOf('pricingMode', PRICING_MODES), v.description('The older name of `pricingType`.'), v.metadata({ jsonSchema: { deprecated: true } }))),
-  fixedPrice: v.optional(v.pipe(price('fixedPrice'), v.description('The older name of `price`.'), v.metadata({ jsonSchema: { deprecated: true } }))),
+  pricingMode: v.optional(v.pipe(oneOf('pricingMode', PRICING_MODES), v.description('The older name of `pricingType`: send one of them, never both.'), v.metadata({ jsonSchema: { deprecated: true } }))),
+  fixedPrice: v.optional(v.pipe(price('fixedPrice'), v.description('The older name of `price`: send one of them, never both.'), v.metadata({ jsonSchema: { deprecated: true } }))),
 });
 
 /** A field sent under both its names is refused, named by the older one. */
@@ -70,6 +70,12 @@ const oneNamePerField = <T extends { pricingMode?: unknown; fixedPrice?: unknown
       [older] as never,
     );
   }) as [v.GenericValidation<T>, v.GenericValidation<T>];
+
+/** The same rule as the document states it: with a field's older name, its new name may not be there. */
+const oneNamePerFieldStated = <T>() =>
+  v.metadata<T, Record<string, unknown>>({
+    jsonSchema: { dependentSchemas: Object.fromEntries(Object.entries(OLDER_PRICE_NAMES).map(([older, name]) => [older, { properties: { [name]: false } }])) },
+  });
 
 /** The body under the current names. */
 function fromOlderNames<T extends { pricingMode?: unknown; fixedPrice?: unknown; price?: unknown }>({ pricingMode: _mode, fixedPrice, ...body }: T) {
@@ -92,6 +98,7 @@ type CreateServiceInput = Omit<v.InferOutput<typeof CreateServiceFields>, 'prici
 export const CreateServiceBody = v.pipe(
   CreateServiceFields,
   ...oneNamePerField<v.InferOutput<typeof CreateServiceFields>>(),
+  oneNamePerFieldStated<v.InferOutput<typeof CreateServiceFields>>(),
   v.transform(({ pricingType, ...body }): CreateServiceInput => ({ ...fromOlderNames(body), pricingType: pricingType ?? body.pricingMode ?? serviceEntity.defaults.pricingType! })),
   ...(SERVICE_RULES.map(ruleCheck) as [ReturnType<typeof ruleCheck>]),
 );
@@ -107,6 +114,7 @@ const UpdateServiceFields = partialUpdateBody({ ...serviceEntity.change, ...olde
 export const UpdateServiceBody = v.pipe(
   UpdateServiceFields,
   ...oneNamePerField<v.InferOutput<typeof UpdateServiceFields>>(),
+  oneNamePerFieldStated<v.InferOutput<typeof UpdateServiceFields>>(),
   v.transform(({ pricingType, ...body }) => ({ ...fromOlderNames(body), ...defined({ pricingType: pricingType ?? body.pricingMode }) })),
 );
 export type ServiceChanges = v.InferOutput<typeof UpdateServiceBody>;

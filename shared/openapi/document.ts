@@ -5,12 +5,12 @@ import { convertComponents, type JsonSchema } from './json-schema';
 import { operation } from './operation';
 import { webhooksSection } from './outgoing';
 import { preflightOperation } from './preflight';
-import { envelopeRef, examplesObject, JSON_MEDIA_TYPE, SHARED_ERRORS, sharedExamples, type Json } from './responses';
+import { EITHER, SECURITY_SCHEMES } from './security';
+import { envelopeRef, examplesObject, forbiddenResponses, JSON_MEDIA_TYPE, SHARED_ERRORS, sharedExamples, type Json } from './responses';
 
 export { errorExamplesOfRoute } from './operation';
 
 export const LOCAL_BASE_URL = 'http://localhost:3000';
-const SECURITY_SCHEME = 'apiKey';
 
 /** What the document describes: the route table, its tags, the named schemas it refers to and their examples. */
 export interface ApiDescription {
@@ -29,13 +29,15 @@ export interface ApiDescription {
   webhooks?: Readonly<Record<string, OutgoingWebhook>>;
 }
 
-function componentsSection({ components, examples }: ApiDescription): Json {
+function componentsSection({ components, examples, routes }: ApiDescription): Json {
   const schemas = convertComponents(components);
   for (const [name, example] of Object.entries(examples)) {
     if (schemas[name]) schemas[name] = { ...schemas[name], examples: [example as NonNullable<JsonSchema['default']>] };
   }
+  // The 403s in their place among the statuses: one per set of codes the routes refuse their callers with.
+  const sharedErrors = Object.entries(SHARED_ERRORS).flatMap(([status, error]) => (Number(status) === 404 ? [...forbiddenResponses(routes), error] : [error]));
   const responses = Object.fromEntries(
-    Object.values(SHARED_ERRORS).map((shared) => [
+    sharedErrors.map((shared) => [
       shared.name,
       {
         description: shared.description,
@@ -47,9 +49,7 @@ function componentsSection({ components, examples }: ApiDescription): Json {
   return {
     schemas,
     responses,
-    securitySchemes: {
-      [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The organization’s API key, sent as `Authorization: Bearer <API key>`.' },
-    },
+    securitySchemes: SECURITY_SCHEMES,
   };
 }
 
@@ -117,7 +117,8 @@ export function buildOpenApiDocument(api: ApiDescription): OpenApiDocument {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: serversOf(undefined),
-    security: [{ [SECURITY_SCHEME]: [] }],
+    // What most operations take; each states its own (shared/openapi/security.ts).
+    security: EITHER,
     tags,
     paths,
     ...(api.webhooks ? { webhooks: webhooksSection(api.webhooks, api.components) } : {}),

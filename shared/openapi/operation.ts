@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import type { RouteDefinition } from '../routes/route';
 import type { ApiDescription } from './document';
 import { convert, type JsonSchema } from './json-schema';
-import { errorExamplesOf, honoursIdempotencyKey, idempotencyParameter, JSON_MEDIA_TYPE, madeErrorExamples, response, statusesOf, type Json } from './responses';
+import { securityOf } from './security';
+import { errorExamplesOf, honoursIdempotencyKey, idempotencyParameter, JSON_MEDIA_TYPE, madeErrorExamples, response, statusesOf, takesSession, type Json } from './responses';
 
 // One operation of the document: its parameters, request body and example, responses and links.
 
@@ -101,10 +102,9 @@ export const errorExamplesOfRoute = (route: RouteDefinition, api: Pick<ApiDescri
 
 export function operation(route: RouteDefinition, api: ApiDescription): Json {
   const { components, routes, examples } = api;
-  const op: Json = { operationId: route.operationId, summary: route.summary, description: route.description, tags: [route.tag] };
-  if (route.auth === 'none') op.security = [];
+  const op: Json = { operationId: route.operationId, summary: route.summary, description: route.description, tags: [route.tag], security: securityOf(route) };
   // The least role a member's session needs, which the gateway holds a session to (a key is held to its scope).
-  else if (!route.tokenAudience) op['x-session-role'] = route.sessionRole ?? 'MEMBER';
+  if (takesSession(route)) op['x-session-role'] = route.sessionRole ?? 'MEMBER';
   const params = parameters(route, idempotencyParameter(api.idempotencyKey));
   if (params.length) op.parameters = params;
   const example = requestExampleOf(route, { components, examples });

@@ -3,7 +3,8 @@ import type * as v from 'valibot';
 import { someScopeRefuses } from '../auth/scopes';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '../http/gateway-responses';
 import { errorEnvelope } from '../http/envelope';
-import { STORE_UNAVAILABLE_MESSAGE } from '../errors';
+import { CSRF_HEADER, csrfRefused, sessionRequired } from '../http/member-session';
+import { STORE_UNAVAILABLE_MESSAGE, type ApiError } from '../errors';
 import { keyReused } from '../http/idempotency';
 import { authorizerOf, isIdempotent, readsBody, takesJsonBody, writesRecords, type ResponseDoc, type RouteDefinition } from '../routes/route';
 import { badRequestExample, notFoundExample, type ErrorExample } from './error-examples';
@@ -23,7 +24,15 @@ type Components = Readonly<Record<string, v.GenericSchema>>;
  * Error responses shared by many operations. The 400's, 404's and 409's examples differ by operation (each names
  * what that operation takes), so they are the operation's own, not the shared response's.
  */
-export const SHARED_ERRORS: Record<number, { name: string; description: string; example?: unknown; otherExamples?: Record<string, unknown>; headers?: Json; appliesTo?: (route: RouteDefinition) => boolean }> = {
+export interface SharedError {
+  name: string;
+  description: string;
+  example?: unknown;
+  otherExamples?: Record<string, unknown>;
+  headers?: Json;
+}
+
+export const SHARED_ERRORS: Record<number, SharedError> = {
   400: {
     name: 'BadRequest',
     description: 'A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter.',
@@ -42,18 +51,6 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
         schema: { type: 'string', pattern: `^${GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']}(, resource_metadata="[^"]+", scope="read")?$` },
       },
     },
-  },
-  403: {
-    name: 'InsufficientScope',
-    description: prose`
-      INSUFFICIENT_SCOPE: the API key’s scope does not allow this method. A \`read\` key may only GET; a \`write\` key
-      may not DELETE; a \`full\` key may do everything. With a member’s session: INSUFFICIENT_SCOPE too when the
-      member’s role is below the one the operation needs (the operation’s \`x-session-role\`), and CSRF_TOKEN_REQUIRED
-      for a request other than GET without the session’s \`X-CSRF-Token\` header.
-    `,
-    example: gatewayResponseBody(GATEWAY_RESPONSES.ACCESS_DENIED),
-    // A route every scope reaches (POST /mcp) documents a 403 of its own and never this one.
-    appliesTo: (route) => mayRefuseCaller(route),
   },
   404: {
     name: 'NotFound',
@@ -117,15 +114,77 @@ export const SHARED_ERRORS: Record<number, { name: string; description: string; 
 };
 
 /** A shared error's examples: its own, under its name, and any others. */
-export const sharedExamples = ({ name, example, otherExamples }: (typeof SHARED_ERRORS)[number]): Examples =>
+export const sharedExamples = ({ name, example, otherExamples }: SharedError): Examples =>
   examplesObject({ ...(example === undefined ? {} : { [name]: example }), ...otherExamples });
 
 /**
- * Whether a keyed route may refuse its caller 403: a key's scope that does not allow the method, or a member's session
- * below the route's role or changing something without its CSRF token. The MCP server's route takes no session.
+ * Whether a keyed route takes a member's session, whose cookie the edge makes the bearer token
+ * (functions/console/edge/session-cookie.js): every one but the MCP server's, whose tokens are OAuth's.
  */
-const mayRefuseCaller = (route: RouteDefinition) =>
-  route.auth !== 'none' && (someScopeRefuses(route.method, route.path) || (!route.tokenAudience && (route.method !== 'GET' || (route.sessionRole ?? 'MEMBER') !== 'MEMBER')));
+export const takesSession = (route: RouteDefinition) => route.auth !== 'none' && !route.tokenAudience;
+
+/** The codes a keyed route's caller may be refused with (403). */
+export type ForbiddenCode = 'SESSION_REQUIRED' | 'INSUFFICIENT_SCOPE' | 'CSRF_TOKEN_REQUIRED';
+
+const envelopeOf = (error: ApiError) => errorEnvelope(error.status, error.message, error.code);
+
+const FORBIDDEN: Record<ForbiddenCode, { name: string; sentence: string; example: unknown }> = {
+  SESSION_REQUIRED: {
+    name: 'SessionRequired',
+    sentence: 'SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this; an API key or token is refused, whatever its scope.',
+    example: envelopeOf(sessionRequired()),
+  },
+  INSUFFICIENT_SCOPE: {
+    name: 'InsufficientScope',
+    sentence: prose`
+      INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a \`read\` key may only GET; a \`write\` key
+      may not DELETE; a \`full\` key may do everything), or, with a member’s session, the member’s role is below the one
+      the operation needs (its \`x-session-role\`).
+    `,
+    example: gatewayResponseBody(GATEWAY_RESPONSES.ACCESS_DENIED),
+  },
+  CSRF_TOKEN_REQUIRED: {
+    name: 'CsrfTokenRequired',
+    sentence: `CSRF_TOKEN_REQUIRED: a member’s session changing something without the session’s \`${CSRF_HEADER}\` header (GET /v1/me answers it).`,
+    example: envelopeOf(csrfRefused()),
+  },
+};
+
+/**
+ * The codes a keyed route may refuse its caller with, from its row: SESSION_REQUIRED to a key or token where only a
+ * member's session calls (`sessionOnly`); INSUFFICIENT_SCOPE where some key's scope does not allow the method, or a
+ * session may be below the route's role; CSRF_TOKEN_REQUIRED where a session may change something (any method but GET).
+ */
+export function forbiddenCodes(route: RouteDefinition): ForbiddenCode[] {
+  if (route.auth === 'none') return [];
+  const byRole = takesSession(route) && (route.sessionRole ?? 'MEMBER') !== 'MEMBER';
+  return [
+    ...(route.sessionOnly ? (['SESSION_REQUIRED'] as const) : []),
+    ...(someScopeRefuses(route.method, route.path) || byRole ? (['INSUFFICIENT_SCOPE'] as const) : []),
+    ...(takesSession(route) && route.method !== 'GET' ? (['CSRF_TOKEN_REQUIRED'] as const) : []),
+  ];
+}
+
+/**
+ * A keyed route's 403, shared by every route refusing with the same codes (a component named by them, `InsufficientScope`
+ * or `InsufficientScopeOrCsrfTokenRequired`): a sentence and an example per code. None where the route refuses no caller.
+ */
+export function forbiddenOf(route: RouteDefinition): SharedError | undefined {
+  const refusals = forbiddenCodes(route).map((code) => FORBIDDEN[code]);
+  if (refusals.length === 0) return undefined;
+  return {
+    name: refusals.map(({ name }) => name).join('Or'),
+    description: refusals.map(({ sentence }) => sentence).join(' '),
+    otherExamples: Object.fromEntries(refusals.map(({ name, example }) => [name, example])),
+  };
+}
+
+/** The 403 responses the routes refer to, one per set of codes, for components.responses. */
+export function forbiddenResponses(routes: readonly RouteDefinition[]): SharedError[] {
+  const byName = new Map<string, SharedError>();
+  for (const forbidden of routes.map(forbiddenOf)) if (forbidden) byName.set(forbidden.name, forbidden);
+  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
 
 export const envelopeRef = { $ref: '#/components/schemas/ErrorEnvelope' };
 
@@ -165,8 +224,9 @@ export function statusesOf(route: RouteDefinition): number[] {
   // Every operation refuses a query parameter it does not take (400), however few values it validates.
   const statuses = new Set([route.status, ...route.errors, ...Object.keys(route.responses ?? {}).map(Number), 400, 429, 500]);
   if (route.auth !== 'none') statuses.add(401);
-  // A key whose scope does not allow the method is refused by the gateway (every scope may GET).
-  if (mayRefuseCaller(route)) statuses.add(403);
+  // A key whose scope does not allow the method, a key where only a session calls, a session below the route's role or
+  // changing something without its CSRF token (forbiddenCodes).
+  if (forbiddenCodes(route).length > 0) statuses.add(403);
   // A write that meets other requests' writes of the same records as often as it retries answers 409 CONFLICT.
   if (honoursIdempotencyKey(route) || writesRecords(route)) statuses.add(409);
   if (readsBody(route)) statuses.add(413);
@@ -223,7 +283,7 @@ export function response(route: RouteDefinition, status: number, componentSchema
     if (doc?.examples) content.examples = examplesObject(doc.examples);
     return { description: doc?.description ?? route.summary, ...headersOf(route, status, doc), content: { [mediaType(route)]: content } };
   }
-  const shared = SHARED_ERRORS[status]?.appliesTo?.(route) === false ? undefined : SHARED_ERRORS[status];
+  const shared = status === 403 ? forbiddenOf(route) : SHARED_ERRORS[status];
   if (!doc && shared && Object.keys(own).length === 0) return { $ref: `#/components/responses/${shared.name}` };
   const description = doc?.description ?? shared?.description ?? STATUS_CODES[status] ?? `HTTP ${status}`;
   const headers = { ...(shared?.headers ? { headers: shared.headers } : {}), ...headersOf(route, status, doc) };
