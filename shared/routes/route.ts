@@ -168,8 +168,6 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   callsOutside?: true;
   /** A public route whose function signs with the API's signing key, as keyed ones may (the cursors'): OAuth's consent page. */
   readsSigningKey?: true;
-  /** A public route whose function signs with the API's signing key, as keyed ones may (the cursors'): OAuth's consent page. */
-  readsSigningKey?: true;
   /**
    * A POST that takes away what exists, not only adds: it revokes a secret or token (a rotation) or overwrites a
    * record's fields (an upsert). Its MCP tool is destructive, as every PUT, PATCH and DELETE tool is (`mayDestroy`).
