@@ -119,12 +119,13 @@ export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, a
   const checked = await checkAuthorizationRequest(form, mcpResourceOf(base));
   if (form.decision !== 'allow') return new EmptyAnswer(303, { Location: redirectTo(checked, base, { error: 'access_denied', error_description: 'The person did not allow access' }) });
   const scope = parseOrThrow(GrantedScope, form.granted_scope, 'granted_scope');
-  // A member signed in to the console grants as themself: no key pasted. The grant holds a key of its own, made now and
-  // named for the client and the member, so it ends when that key is revoked as any grant does.
+  // A member signed in to the console grants as themself: no key pasted. The grant holds a key of its own, made now,
+  // named for the client and the member and acting for the member: it ends when that key is revoked, or the member is
+  // removed, and may never do more than the member's role allows now (functions/authority.ts).
   const member = form.api_key ? undefined : await consentingMember(request.headers.cookie);
   if (member) {
     if (!mayGrant(member.widest, scope)) return pageAnswer(checked, form, base, request.headers.cookie, `As a ${member.member.role} you may grant ${member.widest} at most, not ${scope}.`, member);
-    const { key: grantKey } = await createApiKey(member.organizationId, null, `${checked.client.clientName} for ${member.name}`.slice(0, 200), scope);
+    const { key: grantKey } = await createApiKey(member.organizationId, null, `${checked.client.clientName} for ${member.name}`.slice(0, 200), scope, member.member.id);
     const code = await issueCode({ organizationId: member.organizationId, keyId: grantKey.keyId, scope, client: checked.client, redirectUri: checked.redirectUri, codeChallenge: checked.codeChallenge, resource: checked.resource });
     return new EmptyAnswer(303, { Location: redirectTo(checked, base, { code }) });
   }

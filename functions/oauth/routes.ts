@@ -1,3 +1,4 @@
+import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
 import * as v from 'valibot';
 import { defineRoute } from '#shared/routes/route';
 import { ErrorEnvelopeSchema } from '#shared/schema';
@@ -225,6 +226,8 @@ export const postOAuthToken = defineRoute({
   indexes: ['gsi1'],
   // The source's and client's counters and the client, then the code or token (by its hash) and its organization's grant.
   ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*', 'TOKEN#*', 'ORG#*'],
+  // A code or refresh token used twice revokes its grant, whose tokens' cached answers end with it.
+  capabilities: [authorizerCacheFlush],
   status: 200,
   request: {},
   requestBodies: { [FORM]: TokenForm },
@@ -260,9 +263,10 @@ export const deleteOauthGrant = defineRoute({
   path: '/v1/oauth/grants/{grantId}',
   tag: 'OAuth',
   summary: 'Revoke an OAuth grant',
-  description: 'Its access and refresh tokens are refused from then on: `/mcp` answers its first tool call 401 at once, and any message once the authorizer’s cache lets go (5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.',
+  description: 'Its access and refresh tokens are refused from their very next request; the client must be authorized again. An `oauth_grant.revoked` event follows.',
   // The grant deleted with its audit entry, in one transaction.
   dynamodb: ['DeleteItem', 'PutItem'],
+  capabilities: [authorizerCacheFlush],
   status: 200,
   request: { path: OAuthGrantIdPath },
   response: OAuthGrantDeleted,
