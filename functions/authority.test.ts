@@ -42,7 +42,7 @@ describe('the one decision of what a credential may call', () => {
     const member = policyOf(ARN, { scope: 'read', role: 'MEMBER' });
     expect(member.Statement[0]).toEqual({ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: [`${API}/prod/GET/*`, `${API}/prod/POST/mcp`] });
     expect(member.Statement[1]).toEqual({ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: routesDeniedTo('MEMBER').map(({ method, path }) => `${API}/prod/${method}${path}`) });
-    expect(member.Statement[1]!.Resource).toContain(`${API}/prod/GET/v1/audit-log`);
+    expect((member.Statement[1] as { Resource: string[] }).Resource).toContain(`${API}/prod/GET/v1/audit-log`);
     // Each path parameter a wildcard, as API Gateway matches a request's path against the policy.
     expect(routesDeniedTo('MEMBER')).toEqual(expect.arrayContaining([{ method: 'GET', path: '/v1/webhooks/*' }, { method: 'GET', path: '/v1/webhooks/*/deliveries' }]));
     expect(routesDeniedTo('MEMBER').filter(({ path }) => /[{}]/.test(path))).toEqual([]);

@@ -70,7 +70,7 @@ describe('Authorization: Bearer <api key>', () => {
     const { organizationId, apiKey } = await api.organization();
     const listed = await listApiKeys(organizationId);
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toEqual({ keyId: expect.stringMatching(/^key_/), organizationId, name: null, scope: 'full', createdAt: expect.any(String), lastUsedAt: null, expiresAt: null, revokedAt: null });
+    expect(listed[0]).toEqual({ keyId: expect.stringMatching(/^key_/), organizationId, name: null, memberId: null, scope: 'full', createdAt: expect.any(String), lastUsedAt: null, expiresAt: null, revokedAt: null });
     expect(JSON.stringify(listed)).not.toContain(apiKey);
   });
 

@@ -631,7 +631,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member with a user account
-         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400, and one another member of the organization has answers 409 `PHONE_TAKEN` (a texted code signs a phone in as one member of each organization).
+         * @description The member is active at once and gets a user (`user.id`, the `userId` that sends SMS). `role` defaults to MEMBER; a role above it is given by an ADMIN signed in alone (a key or token: 403 SESSION_REQUIRED). An email already used by a member or a pending invitation, ignoring case, answers 409. `phone`, where automations text the member, is read in the organization’s `country` and stored in E.164; one that is no valid number answers 400, and one another member of the organization has answers 409 `PHONE_TAKEN` (a texted code signs a phone in as one member of each organization).
          */
         post: operations["createOrganizationMember"];
         delete?: never;
@@ -663,7 +663,7 @@ export interface paths {
         head?: never;
         /**
          * Change a member’s email, firstName, lastName, role, position, responsibility, phone, isDisabled or workingHours
-         * @description Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A `phone` another member of the organization has answers 409 `PHONE_TAKEN`; the old one is free at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN).
+         * @description Fields left out keep their values. `email` is the member’s user’s too (`user.email`): one another member or a pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once. A `phone` another member of the organization has answers 409 `PHONE_TAKEN`; the old one is free at once. A disabled member stays listed, but its `userId` can no longer send SMS (400 USER_DISABLED). The last ADMIN cannot take another role (409 LAST_ADMIN). A member's `role` and `phone` (where their sign-in codes go) are changed, and a disabled member enabled, by an ADMIN signed in alone: a key or token asking it is refused 403 SESSION_REQUIRED, and may still disable. A new role or state holds from the member's very next request.
          */
         patch: operations["updateOrganizationMember"];
         trace?: never;
@@ -683,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone to join the organization
-         * @description A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted. An email already used by a member or a pending invitation answers 409.
+         * @description A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted. An email already used by a member or a pending invitation answers 409. A role above MEMBER is offered by an ADMIN signed in alone (a key or token: 403 SESSION_REQUIRED).
          */
         post: operations["createOrganizationInvitation"];
         delete?: never;
@@ -703,7 +703,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invitation: it becomes a member with a user
-         * @description The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required when the invitation has none. An invitation already accepted answers 404.
+         * @description The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required when the invitation has none. An invitation already accepted answers 404. An invitation to a role above MEMBER is accepted by an ADMIN signed in alone (a key or token: 403 SESSION_REQUIRED).
          */
         post: operations["acceptOrganizationInvitation"];
         delete?: never;
@@ -2064,7 +2064,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an OAuth grant
-         * @description Its access and refresh tokens are refused from then on: `/mcp` answers its first tool call 401 at once, and any message once the authorizer’s cache lets go (5 minutes at most); the client must be authorized again. An `oauth_grant.revoked` event follows.
+         * @description Its access and refresh tokens are refused from their very next request; the client must be authorized again. An `oauth_grant.revoked` event follows.
          */
         delete: operations["deleteOauthGrant"];
         options?: never;
@@ -4779,7 +4779,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this; an API key or token is refused, whatever its scope. */
+        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this, or asks what the description says only a person may; an API key or token is refused, whatever its scope. */
         SessionRequired: {
             headers: {
                 [name: string]: unknown;
@@ -4788,7 +4788,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this; an API key or token is refused, whatever its scope. INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything), or, with a member’s session, the member’s role is below the one the operation needs (its `x-session-role`). */
+        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this, or asks what the description says only a person may; an API key or token is refused, whatever its scope. INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything), or, with a member’s session, the member’s role is below the one the operation needs (its `x-session-role`). */
         SessionRequiredOrInsufficientScope: {
             headers: {
                 [name: string]: unknown;
@@ -4797,7 +4797,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this; an API key or token is refused, whatever its scope. INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything), or, with a member’s session, the member’s role is below the one the operation needs (its `x-session-role`). CSRF_TOKEN_REQUIRED: a member’s session changing something without the session’s `X-CSRF-Token` header (GET /v1/me answers it). */
+        /** @description SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this, or asks what the description says only a person may; an API key or token is refused, whatever its scope. INSUFFICIENT_SCOPE: the API key’s scope does not allow this method (a `read` key may only GET; a `write` key may not DELETE; a `full` key may do everything), or, with a member’s session, the member’s role is below the one the operation needs (its `x-session-role`). CSRF_TOKEN_REQUIRED: a member’s session changing something without the session’s `X-CSRF-Token` header (GET /v1/me answers it). */
         SessionRequiredOrInsufficientScopeOrCsrfTokenRequired: {
             headers: {
                 [name: string]: unknown;
@@ -8771,7 +8771,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -8975,7 +8975,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -9107,7 +9107,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             /** @description A conflict with the organization’s records (a name or label already used, an attendee already booked), the record changed by other requests at the same time as often as the write was retried (CONFLICT: the change was not written; a retry, with the same Idempotency-Key too, runs again), or an Idempotency-Key used for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_IN_PROGRESS). */
             409: {
                 headers: {
@@ -9177,7 +9177,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {
                 headers: {
@@ -14582,7 +14582,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (121 tools in about 566 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (121 tools in about 567 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

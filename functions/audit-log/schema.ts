@@ -37,7 +37,12 @@ export const AuditEntry = v.object({
     ),
   ),
   clientId: v.pipe(v.optional(v.nullable(v.string()), null), v.description('The OAuth client (its `client_id`) the MCP server made the write for, when an OAuth grant of the key authorized it (`GET /v1/oauth/grants`); null otherwise.')),
-  memberId: v.pipe(v.optional(v.nullable(v.pipe(v.number(), v.integer())), null), v.description('The member (its id in `GET /v1/organization/members`) whose session made the write (`via: session`), or whom the API key or assistant’s grant that made it acts for; null for an organization’s own key and for what no credential wrote.')),
+  memberId: v.pipe(
+    v.optional(v.nullable(v.pipe(v.number(), v.integer())), null),
+    v.description(
+      'The member (its id in `GET /v1/organization/members`) whose session made the write (`via: session`), or whom the API key or assistant’s grant that made it acts for; null for an organization’s own key and for what no credential wrote.',
+    ),
+  ),
 });
 export type AuditEntry = v.InferOutput<typeof AuditEntry>;
 // The entry the writers build is the one the API answers (an entry stored before clientId or memberId existed reads as null).

@@ -1,5 +1,7 @@
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
-import type { SharedPartition } from '#shared/table';
+import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Key, type KeySamples } from '#shared/store/keys';
+import { memberCredentialKeys } from '../organization/member-credential-keys';
+
+export { CREDENTIAL_CLAIMS } from '../organization/member-credential-keys';
 
 const org = organizationPartition;
 
@@ -10,22 +12,14 @@ const org = organizationPartition;
  * So is a credential id's claim: WebAuthn's credential ids are one namespace across every member and organization.
  */
 export const consoleKeys = {
-  session: (o: string, memberId: number, tokenHash: string): Key => ({ pk: org(o), sk: `SESSION#${pad(memberId)}#${tokenHash}` }),
-  /** Every session of one member: "sign out everywhere" is one Query of this. */
-  sessionsOfMember: (o: string, memberId: number): Collection => ({ pk: org(o), skPrefix: `SESSION#${pad(memberId)}#` }),
+  /** A member's sessions and passkeys and the passkeys' claims: the member's, with the member (functions/organization/member-credential-keys.ts). */
+  ...memberCredentialKeys,
   /** The one code a phone was last sent, by the SHA-256 of the phone. */
   signInCode: (phoneHash: string): Key => ({ pk: `SIGNIN#${phoneHash}`, sk: 'CODE' }),
   /** A passkey sign-in's challenge, by itself: the person has not said who they are yet. */
   signInChallenge: (challenge: string): Key => ({ pk: `SIGNIN#CHALLENGE#${challenge}`, sk: 'CHALLENGE' }),
-  passkey: (o: string, memberId: number, credentialId: string): Key => ({ pk: org(o), sk: `PASSKEY#${pad(memberId)}#${credentialId}` }),
-  passkeysOfMember: (o: string, memberId: number): Collection => ({ pk: org(o), skPrefix: `PASSKEY#${pad(memberId)}#` }),
   /** gsi1: a passkey by its credential id, which is all a sign-in with it presents. */
   passkeyByCredential: (credentialId: string) => ({ gsi1pk: `PASSKEY#${credentialId}`, gsi1sk: 'PASSKEY' }),
-  /**
-   * A credential id's one holder, put with its passkey in one transaction only where absent and deleted with it: the
-   * index above cannot be conditioned on, and a second passkey of one id would stop the first from signing in.
-   */
-  credentialClaim: (credentialId: string): Key => ({ pk: `CREDENTIAL#${credentialId}`, sk: 'CLAIM' }),
   /** The member's enrolment under way: one at a time, its challenge single use. */
   enrolment: (o: string, memberId: number): Key => ({ pk: org(o), sk: `PASSKEYENROLMENT#${pad(memberId)}` }),
 } as const;
@@ -42,16 +36,6 @@ export const consoleKeySamples: KeySamples<typeof consoleKeys> = {
   passkeyByCredential: () => consoleKeys.passkeyByCredential('cred_1'),
   credentialClaim: () => consoleKeys.credentialClaim('cred_1'),
   enrolment: () => consoleKeys.enrolment(O, 1),
-};
-
-/**
- * The credential ids' claims, a named exception to the organization's keys (docs/data-model.md): a member's passkey
- * routes take and free one in the transaction that enrols or removes a passkey, signed for its organization.
- */
-export const CREDENTIAL_CLAIMS: SharedPartition = {
-  keys: `${consoleKeys.credentialClaim('').pk}*`,
-  actions: ['PutItem', 'DeleteItem'],
-  why: 'a passkey’s credential id is unique across every member and organization, so its claim cannot start with one',
 };
 
 export const SESSION_ENTITY = 'MEMBER_SESSION';

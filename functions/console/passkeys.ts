@@ -8,7 +8,7 @@ import { ApiError, NotFoundError } from '#shared/errors';
 import { logger } from '#shared/observability';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { itemAtGsi1, queryAll } from '#shared/store/query-page';
-import { deleteItem, insertIfAbsent, transact, type TransactWrite } from '#shared/store/transact';
+import { deleteItem, insertIfAbsent, transact } from '#shared/store/transact';
 import { getMember } from '../organization/member-store';
 import type { Member } from '../organization/member-schema';
 import { consoleKeys, CREDENTIAL_CLAIM_ENTITY, PASSKEY_ENTITY } from './entity';
@@ -99,12 +99,6 @@ export async function passkeysOfMember(organizationId: string, memberId: number)
  */
 export async function removePasskey(organizationId: string, memberId: number, credentialId: string): Promise<void> {
   await transact([deleteItem(consoleKeys.passkey(organizationId, memberId, credentialId), passkeyNotFound), deleteItem(consoleKeys.credentialClaim(credentialId))]);
-}
-
-/** The writes that remove every passkey of a member who leaves and free their credential ids, for the removal's own transaction. */
-export async function leavingMemberPasskeyWrites(organizationId: string, memberId: number): Promise<TransactWrite[]> {
-  const passkeys = await listPasskeys(organizationId, memberId);
-  return passkeys.flatMap(({ id }) => [deleteItem(consoleKeys.passkey(organizationId, memberId, id)), deleteItem(consoleKeys.credentialClaim(id))]);
 }
 
 /** The options of a new passkey's enrolment, its challenge kept for the member (a new enrolment replaces one under way). */

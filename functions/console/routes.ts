@@ -3,11 +3,24 @@ import { prose } from '#shared/prose';
 import { CROSS_SITE_REQUEST, refuseCrossSiteRequest } from '#shared/http/cross-site';
 import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
 import { signInCodeQueueSender } from './code-queue';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-key-routes';
 import { MemberIdPath } from '../organization/member-schema';
 import { CREDENTIAL_CLAIMS } from './entity';
 import {
-  AddPasskeyBody, ApiKeyIdPath, ApiKeyList, ApiKeyRevoked, CodeSent, CreateApiKeyBody, CreatedApiKey, CurrentSession, MemberPasskeyPath, PasskeyAdded, PasskeyIdPath, PasskeyList, PasskeyOptions,
-  PasskeyRemoved, RequestCodeBody, SignedIn, SignedOut, SignInWithCodeBody, SignInWithPasskeyBody,
+  AddPasskeyBody,
+  CodeSent,
+  CurrentSession,
+  MemberPasskeyPath,
+  PasskeyAdded,
+  PasskeyIdPath,
+  PasskeyList,
+  PasskeyOptions,
+  PasskeyRemoved,
+  RequestCodeBody,
+  SignedIn,
+  SignedOut,
+  SignInWithCodeBody,
+  SignInWithPasskeyBody,
 } from './schema';
 import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
 import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
@@ -262,59 +275,6 @@ export const signOutEverywhere = defineRoute({
   responses: { 200: { headers: { 'Set-Cookie': `Clears \`${SESSION_COOKIE}\`.` } } },
 });
 
-/** An organization's API keys, managed by its ADMINs in the console: a key cannot make or revoke keys (SESSION_REQUIRED). */
-const KEYS = { tag: 'API keys', sessionRole: 'ADMIN' as const, sessionOnly: true as const };
-
-export const listApiKeys = defineRoute({
-  ...KEYS,
-  operationId: 'listApiKeys',
-  method: 'GET',
-  path: '/v1/api-keys',
-  summary: 'The organization’s API keys',
-  description: 'Every key of the organization, active, expired or revoked, with its scope and when a request last used it (never the key itself, which is shown once).',
-  dynamodb: ['Query'],
-  status: 200,
-  request: {},
-  response: ApiKeyList,
-  errors: [403],
-});
-
-export const createApiKey = defineRoute({
-  ...KEYS,
-  operationId: 'createApiKey',
-  method: 'POST',
-  path: '/v1/api-keys',
-  summary: 'Make an API key',
-  description: prose`
-    A new key of the organization, for an integration: its \`token\` is the key itself, answered this once and kept nowhere
-    but by its hash. It acts for the ADMIN who made it (\`memberId\`): held to that member's role as it is at each
-    request, and revoked with the member unless another ADMIN keeps it. It takes no Idempotency-Key: a kept answer would keep the key; a retry makes a second key, which the
-    list shows and an ADMIN revokes.
-  `,
-  dynamodb: ['PutItem'],
-  status: 201,
-  request: { body: CreateApiKeyBody },
-  requestExample: { name: 'Website form', scope: 'write' },
-  response: CreatedApiKey,
-  errors: [400, 403],
-  idempotencyKey: false,
-});
-
-export const revokeApiKey = defineRoute({
-  ...KEYS,
-  operationId: 'revokeApiKey',
-  method: 'DELETE',
-  path: '/v1/api-keys/{keyId}',
-  summary: 'Revoke an API key',
-  description: 'Refuses the key from its very next request; revoking it again answers the same. Its grants to assistants end with it.',
-  dynamodb: ['UpdateItem'],
-  capabilities: [authorizerCacheFlush],
-  status: 200,
-  request: { path: ApiKeyIdPath },
-  response: ApiKeyRevoked,
-  errors: [400, 403, 404],
-});
-
 /** A member's passkeys, managed by the organization's ADMINs in the console: a key cannot (SESSION_REQUIRED). */
 const MEMBER_PASSKEYS = { tag: TAG, sessionRole: 'ADMIN' as const, sessionOnly: true as const, errors: [403, 404] };
 
@@ -348,6 +308,8 @@ export const removeMemberPasskey = defineRoute({
   request: { path: MemberPasskeyPath },
   response: PasskeyRemoved,
 });
+
+export { createApiKey, listApiKeys, revokeApiKey };
 
 export const consoleRoutes: RouteDefinition[] = [
   requestSignInCode,

@@ -1,12 +1,12 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { queryAll } from '#shared/store/query-page';
 import { insertIfAbsent, writeAlone } from '#shared/store/transact';
 import { consoleKeys, SESSION_ENTITY } from './entity';
+import { deleteMemberSessions } from '../organization/member-credentials';
 import { newSessionToken, parseSessionToken, sessionTokenHash } from './session-token';
 import { SESSION_LIFETIME } from './settings';
 
@@ -124,9 +124,8 @@ export async function endSession(organizationId: string, memberId: number, token
  * then a delete of each (a member has a few: one per browser it signed in on, each gone by its TTL after 12 hours).
  */
 export async function endEverySession(organizationId: string, memberId: number): Promise<number> {
-  const items = await queryAll(consoleKeys.sessionsOfMember(organizationId, memberId), ['pk', 'sk', 'idleEndsAt', 'absoluteEndsAt']);
   const nowText = iso(clock.now());
-  await Promise.all(items.map(({ pk, sk }) => dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: { pk, sk } }))));
-  if (items.length) await flushAuthorizerCache();
-  return items.filter((item) => sessionEndsAt(item as Pick<MemberSessionRecord, 'idleEndsAt' | 'absoluteEndsAt'>) > nowText).length;
+  const ended = await deleteMemberSessions(organizationId, memberId);
+  if (ended.length) await flushAuthorizerCache();
+  return ended.filter((session) => sessionEndsAt(session) > nowText).length;
 }

@@ -76,6 +76,8 @@ describe("the authorizer's answer for an access token", () => {
       // Granted with an organization's own key: it acts for no member, so no role holds it.
       memberId: '',
       memberRole: '',
+      // The access token's own end: the functions refuse it from then, whatever the gateway cached.
+      endsAt: secret.expiresAt,
       counterShards: 1,
       clientId: grant.clientId,
       mcpToken: mcpTokenOf(grant.access_token, secret.salt ?? ''),
@@ -138,7 +140,7 @@ describe("the authorizer's answer for the MCP server's own token", () => {
     expect(resources).toEqual(scopeResources(`${ARN}/GET/v1/leads`, 'read'));
     expect(resources).toContain(`${ARN}/GET/*`);
     expect(resources).not.toContain(`${ARN}/*/*`);
-    expect(result.context).toEqual({ organizationId: grant.organizationId, keyId: result.principalId, keyName: '', scope: 'read', memberId: '', memberRole: '', counterShards: 1, clientId: grant.clientId });
+    expect(result.context).toEqual({ organizationId: grant.organizationId, keyId: result.principalId, keyName: '', scope: 'read', memberId: '', memberRole: '', endsAt: expect.stringMatching(/^\d{4}-/), counterShards: 1, clientId: grant.clientId });
   });
 });
 

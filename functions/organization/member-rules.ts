@@ -11,8 +11,7 @@ import { sessionRequired } from '#shared/http/member-session';
 import { clock } from '#shared/clock';
 import { isActive } from '#shared/auth/api-key';
 import { leavingMemberKeyWrites, listApiKeys } from '#shared/auth/api-keys';
-import { endEverySession } from '../console/sessions';
-import { leavingMemberPasskeyWrites } from '../console/passkeys';
+import { deleteMemberSessions, leavingMemberPasskeyWrites } from './member-credentials';
 import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
 
 /** A member as created through the API, or with a picture and state by the demo data. */
@@ -124,7 +123,7 @@ export async function removeMember(organizationId: string, memberId: number, { k
   });
   // What acted for the member ends: their sessions go, and every cached answer of the stage with them, so the very next
   // request of a session, key or grant of theirs is decided afresh (and refused: the member is gone).
-  await endEverySession(organizationId, memberId);
+  await deleteMemberSessions(organizationId, memberId);
   await flushAuthorizerCache();
   return keys;
 }

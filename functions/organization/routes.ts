@@ -20,7 +20,7 @@ import { OrganizationServices } from '../services/schema';
 import { defineRoute } from '#shared/routes/route';
 import { createRow, deleteRow, readRow } from '#shared/routes/rows';
 import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
-import { CREDENTIAL_CLAIMS } from '../console/entity';
+import { CREDENTIAL_CLAIMS } from './member-credential-keys';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
@@ -119,12 +119,14 @@ export const createOrganizationMember = member.create({
   summary: 'Add a member with a user account',
   description: prose`
     The member is active at once and gets a user (\`user.id\`, the \`userId\` that sends SMS). \`role\` defaults to
-    MEMBER. An email already used by a member or a pending invitation, ignoring case, answers 409. \`phone\`, where
+    MEMBER; a role above it is given by an ADMIN signed in alone (a key or token: 403 SESSION_REQUIRED). An email
+    already used by a member or a pending invitation, ignoring case, answers 409. \`phone\`, where
     automations text the member, is read in the organization’s \`country\` and stored in E.164; one that is no valid
     number answers 400, and one another member of the organization has answers 409 \`PHONE_TAKEN\` (a texted code
     signs a phone in as one member of each organization).
   `,
   dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
+  sessionFor: 'a role above MEMBER',
   requestExample: { email: 'tom@harbourcitytrades.com.au', firstName: 'Tom', lastName: 'Walsh', role: 'MEMBER', position: 'Licensed Plumber', responsibility: 'Emergency call-outs north of the bridge' },
   errors: [409],
 });
@@ -136,9 +138,12 @@ export const updateOrganizationMember = member.update({
     pending invitation has, ignoring case, answers 409 CONFLICT, and the member’s old email may be used again at once.
     A \`phone\` another member of the organization has answers 409 \`PHONE_TAKEN\`; the old one is free at once.
     A disabled member stays listed, but its \`userId\` can no longer send SMS (400 USER_DISABLED). The last ADMIN
-    cannot take another role (409 LAST_ADMIN).
+    cannot take another role (409 LAST_ADMIN). A member's \`role\` and \`phone\` (where their sign-in codes go) are
+    changed, and a disabled member enabled, by an ADMIN signed in alone: a key or token asking it is refused 403
+    SESSION_REQUIRED, and may still disable. A new role or state holds from the member's very next request.
   `,
   dynamodb: ['GetItem', 'Query', 'UpdateItem', 'ConditionCheckItem'],
+  sessionFor: 'a member’s role or phone, or enabling a member',
   // A member demoted or disabled: what acts for them is decided afresh at its next request.
   capabilities: [authorizerCacheFlush],
   errors: [409],
@@ -172,7 +177,12 @@ export const deleteOrganizationMember = deleteRow({
 
 export const createOrganizationInvitation = invitation.create({
   summary: 'Invite someone to join the organization',
-  description: 'A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted. An email already used by a member or a pending invitation answers 409.',
+  description: prose`
+    A pending invitation: not a member, not listed among members, and its person cannot send SMS until it is accepted.
+    An email already used by a member or a pending invitation answers 409. A role above MEMBER is offered by an ADMIN
+    signed in alone (a key or token: 403 SESSION_REQUIRED).
+  `,
+  sessionFor: 'a role above MEMBER',
   errors: [409],
 });
 
@@ -181,7 +191,12 @@ export const listOrganizationInvitations = invitation.list({ summary: 'List pend
 export const acceptOrganizationInvitation = createRow({
   ...organizationRow('acceptOrganizationInvitation', '/v1/organization/invitations/{invitationId}/accept'),
   summary: 'Accept an invitation: it becomes a member with a user',
-  description: 'The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required when the invitation has none. An invitation already accepted answers 404.',
+  description: prose`
+    The member keeps the invitation’s id, email and role. The body may give the first and last name; they are required
+    when the invitation has none. An invitation already accepted answers 404. An invitation to a role above MEMBER is
+    accepted by an ADMIN signed in alone (a key or token: 403 SESSION_REQUIRED).
+  `,
+  sessionFor: 'an invitation to a role above MEMBER',
   dynamodb: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'],
   request: { path: InvitationIdPath, body: AcceptInvitationBody },
   response: MemberResponse,

@@ -28,7 +28,7 @@ export function memberSessionOf(authorizer: Readonly<Record<string, unknown>> | 
  * A key's or token's request for what only a member signed in may do: a route only a session calls, or a change to
  * people (a role above MEMBER, a member's role or phone): people are managed by people, never by a key.
  */
-export const sessionRequired = (what = 'do this') => refusedUnrun(new ApiError(403, `Only a member signed in to the console may ${what}: an API key or OAuth token may not`, 'SESSION_REQUIRED'));
+export const sessionRequired = (what = 'do this') => refusedUnrun(new ApiError(403, `Only a member signed in may ${what}: an API key or OAuth token may not`, 'SESSION_REQUIRED'));
 
 /** The member the request's credential acts for (a session's, or the member an API key or grant acts for); null for the organization's own key. */
 export function actingMemberOf(authorizer: Readonly<Record<string, unknown>> | null | undefined): number | null {

@@ -131,7 +131,7 @@ const envelopeOf = (error: ApiError) => errorEnvelope(error.status, error.messag
 const FORBIDDEN: Record<ForbiddenCode, { name: string; sentence: string; example: unknown }> = {
   SESSION_REQUIRED: {
     name: 'SessionRequired',
-    sentence: 'SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this; an API key or token is refused, whatever its scope.',
+    sentence: 'SESSION_REQUIRED: only a member’s session (its `__Host-session` cookie) calls this, or asks what the description says only a person may; an API key or token is refused, whatever its scope.',
     example: envelopeOf(sessionRequired()),
   },
   INSUFFICIENT_SCOPE: {
@@ -159,7 +159,7 @@ export function forbiddenCodes(route: RouteDefinition): ForbiddenCode[] {
   if (route.auth === 'none') return [];
   const byRole = takesSession(route) && (route.sessionRole ?? 'MEMBER') !== 'MEMBER';
   return [
-    ...(route.sessionOnly ? (['SESSION_REQUIRED'] as const) : []),
+    ...(route.sessionOnly || route.sessionFor ? (['SESSION_REQUIRED'] as const) : []),
     ...(someScopeRefuses(route.method, route.path) || byRole ? (['INSUFFICIENT_SCOPE'] as const) : []),
     ...(takesSession(route) && route.method !== 'GET' ? (['CSRF_TOKEN_REQUIRED'] as const) : []),
   ];

@@ -151,27 +151,15 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * `idempotencyKey` for the API request each makes): it keeps no answers, and an Idempotency-Key sent to it answers 400.
    */
   idempotencyKey?: false;
-  /**
-   * The route audience-bound tokens are for (RFC 8707: OAuth's access tokens, the MCP server's). Every other keyed route
-   * refuses one 401 itself, as the gateway does a token it does not know, even where the gateway's cached answer let it through.
-   */
+  /** The route audience-bound tokens are for (RFC 8707: OAuth's access tokens): every other keyed route refuses one 401 itself, whatever the gateway's cache let through. */
   tokenAudience?: true;
-  /**
-   * What the function reaches beyond the table (a provider, a queue): each a capability its
-   * resource exports, whose settings and grants the stack gives the function.
-   */
+  /** What the function reaches beyond the table (a provider, a queue): capabilities its resource exports, whose settings and grants the stack gives it. */
   capabilities?: readonly Capability[];
-  /**
-   * The function itself sends a request outside the API while answering (a webhook test POSTs to the subscriber's URL).
-   * With its capabilities', what `reachesOutside` reads: the MCP tool is open-world.
-   */
+  /** The function itself sends a request outside the API while answering (a webhook test's POST): with its capabilities', its MCP tool is open-world. */
   callsOutside?: true;
   /** A public route whose function signs with the API's signing key, as keyed ones may (the cursors'): OAuth's consent page. */
   readsSigningKey?: true;
-  /**
-   * A POST that takes away what exists, not only adds: it revokes a secret or token (a rotation) or overwrites a
-   * record's fields (an upsert). Its MCP tool is destructive, as every PUT, PATCH and DELETE tool is (`mayDestroy`).
-   */
+  /** A POST that takes away what exists (a rotation revokes, an upsert overwrites): its MCP tool is destructive, as every PUT, PATCH and DELETE tool is. */
   replaces?: true;
   /**
    * A PUT the spec names that PATCH answers too, with the same partial body: every resource that changes takes
@@ -185,10 +173,11 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
    * keys): a key or token is refused 403 SESSION_REQUIRED before anything runs, and no MCP tool or integration offers it.
    */
   sessionOnly?: true;
+  /** What of it a member signed in alone may ask (a role above MEMBER, a member's phone): a key or token asking it is refused 403 SESSION_REQUIRED. */
+  sessionFor?: string;
   /**
-   * The least role a member needs to call it (shared/member-roles.ts): set by the list of resources from the row's own
-   * or its resource's `sessionRoles`; MEMBER when neither says. Every credential acting for a member (a session, the
-   * key an ADMIN made, a grant) is held to it and to its scope; an operator's key, acting for the organization, to its scope.
+   * The least role a member needs to call it (shared/member-roles.ts): the row's own or its resource's `sessionRoles`,
+   * else MEMBER. Every credential acting for a member is held to it and its scope; an operator's key to its scope alone.
    */
   sessionRole?: MemberRole;
 }
