@@ -1,7 +1,7 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
 import { isMemberRole, roleAllows, type MemberRole } from '#shared/member-roles';
 import { SCOPE_CHECKED_BY_ROUTE, scopeAllows, scopeResources, type ApiKeyScope } from '#shared/auth/scopes';
-import { ROUTES_ABOVE_MEMBER } from './console/session-roles';
+import { ROUTES_ABOVE_MEMBER } from './route-roles';
 
 /**
  * What a credential may do: its scope, and the current role of the member it acts for. Every credential acts for

@@ -1,21 +1,9 @@
 import type { APIGatewayAuthorizerResult } from 'aws-lambda';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#shared/config';
-import { dynamo } from '#shared/dynamo';
-import { isMemberRole, type MemberRole } from '#shared/member-roles';
-import { memberKey } from '#shared/store/keys';
 import type { ApiKeyScope } from '#shared/auth/scopes';
 import { usageIdentifierKey } from '#shared/auth/usage-plans';
 import { getOrganizationCounterShards } from './organization/counter-shards';
+import { activeRoleOf } from './organization/active-role';
 import { policyOf } from './authority';
-
-/** The member's role as stored now, if the member is still there and not disabled: read by its key alone (no member schema in the authorizer). */
-export async function activeRoleOf(organizationId: string, memberId: number): Promise<MemberRole | undefined> {
-  const { Item } = await dynamo.send(
-    new GetCommand({ TableName: config.tableName, Key: memberKey(organizationId, memberId), ProjectionExpression: '#role, isDisabled', ExpressionAttributeNames: { '#role': 'role' }, ConsistentRead: true }),
-  );
-  return Item && Item.isDisabled !== true && isMemberRole(Item.role) ? Item.role : undefined;
-}
 
 /** A credential the authorizer found live, and whom it acts for. */
 export interface Credential {

@@ -91,7 +91,7 @@ describe('the authorizer', () => {
       methodArn: 'arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod/GET/v1/leads',
       headers: { Authorization: `Bearer ${apiKey}` },
     } as never);
-    expect(result.context).toEqual({ organizationId, keyId: expect.stringMatching(/^key_/), keyName: '', scope: 'full', counterShards: 1 });
+    expect(result.context).toEqual({ organizationId, keyId: expect.stringMatching(/^key_/), keyName: '', scope: 'full', memberId: '', memberRole: '', endsAt: '', counterShards: 1 });
     expect(result.policyDocument.Statement).toEqual([
       { Action: 'execute-api:Invoke', Effect: 'Allow', Resource: ['arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod/*/*'] },
     ]);

@@ -241,7 +241,8 @@ describe('the bundled functions', () => {
     // The tools reach the bundler as one command-line define: Linux takes at most 128 KiB in one argument.
     expect(packTools(toolsFromDocument()).length).toBeLessThan(96 * 1024);
     const mcp = bundles['mcp/handlers']!;
-    expect(Object.keys(mcp.inputs).filter((input) => input.startsWith('functions/') && !input.startsWith('functions/mcp/'))).toEqual([]);
+    // No other resource's folder: the one decision of what a caller may call (functions/authority.ts) and the routes' roles it reads are no resource's.
+    expect(Object.keys(mcp.inputs).filter((input) => input.startsWith('functions/') && !input.startsWith('functions/mcp/') && input.split('/').length > 2)).toEqual([]);
     // The protocol is the SDK's; ajv, which its server would use only to validate elicitations, is left out.
     expect(Object.keys(mcp.inputs).some((input) => input.includes('@modelcontextprotocol/sdk/dist/esm/server/'))).toBe(true);
     expect(Object.keys(mcp.inputs).filter((input) => input.includes('node_modules/ajv'))).toEqual([]);
@@ -254,9 +255,30 @@ describe('the bundled functions', () => {
     // The API key's authorizer reads the key and the organization's counterShards (by its key alone, no schema of the
     // organization's records); the inbound one, the endpoint.
     // It also checks OAuth tokens: their lookup by hash, the grant and the key, the narrower of their scopes (functions/oauth's, no route of it);
-    // and members' console sessions: the session by its key, the member's role by its key, and the routes above each role (functions/console's, no route of it).
+    // and members' console sessions: the session by its key, the member's role by its key, and the routes above each role
+    // (functions/route-roles.ts, generated: no route table), decided by functions/authority.ts for every kind.
     const owned = {
-      authorizer: ['functions/authorizer.ts', 'functions/console/authorize-session.ts', 'functions/console/entity.ts', 'functions/console/roles.ts', 'functions/console/session-roles.ts', 'functions/console/session-token.ts', 'functions/console/sessions.ts', 'functions/console/settings.ts', 'functions/oauth/authorize-token.ts', 'functions/oauth/entity.ts', 'functions/oauth/metadata.ts', 'functions/oauth/scopes.ts', 'functions/oauth/secrets.ts', 'functions/organization/counter-shards.ts', 'functions/organization/entity.ts'],
+      authorizer: [
+        'functions/authority.ts',
+        'functions/authorizer-answer.ts',
+        'functions/authorizer.ts',
+        'functions/console/authorize-session.ts',
+        'functions/console/entity.ts',
+        'functions/console/session-token.ts',
+        'functions/console/sessions.ts',
+        'functions/console/settings.ts',
+        'functions/oauth/authorize-token.ts',
+        'functions/oauth/entity.ts',
+        'functions/oauth/metadata.ts',
+        'functions/oauth/scopes.ts',
+        'functions/oauth/secrets.ts',
+        'functions/organization/active-role.ts',
+        'functions/organization/counter-shards.ts',
+        'functions/organization/entity.ts',
+        'functions/organization/member-credential-keys.ts',
+        'functions/organization/member-credentials.ts',
+        'functions/route-roles.ts',
+      ],
       'inbound-endpoints/authorizer': ['functions/inbound-endpoints/', 'functions/organization/counter-shards'],
     };
     for (const [module, own] of Object.entries(owned)) {

@@ -10,7 +10,7 @@ describe('an organization made without demo data', () => {
     const organization = (await client.patch('/v1/organization', { name: 'Northside Plumbing', timezone: 'Australia/Sydney' })).body.organization;
     expect(organization).toMatchObject({ name: 'Northside Plumbing', timezone: 'Australia/Sydney', counts: { leads: 0, members: 0, services: 0 } });
 
-    const member = (await client.post('/v1/organization/members', { email: 'kate@northside.com.au', firstName: 'Kate', lastName: 'Nguyen', role: 'ADMIN' })).body.member;
+    const member = (await client.post('/v1/organization/members', { email: 'kate@northside.com.au', firstName: 'Kate', lastName: 'Nguyen', role: 'MEMBER' })).body.member;
     expect((await client.get('/v1/organization/members')).body).toEqual({ members: [member], totalPages: 1, currentPage: 1, totalCount: 1, nextCursor: null });
 
     const lead = (await client.post('/v1/leads', { name: 'Tom Baker', email: 'tom@example.com', phone: '+61412555000' })).body.lead;

@@ -94,6 +94,18 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    // The requests are an API key's: a member's role and phone, and enabling one, are a person's to change.
+    operations: ['PATCH /v1/organization/members/{memberId}'],
+    states: 'by an ADMIN signed in alone',
+    keep: ({ body }) => {
+      if (!body) return;
+      delete body.role;
+      delete body.phone;
+      if (body.isDisabled === false) delete body.isDisabled;
+      if (Object.keys(body).length === 0) body.position = 'Plumber';
+    },
+  },
+  {
     operations: ['PATCH /v1/organization', 'PATCH /v1/organization/members/{memberId}'],
     states: 'not overlapping',
     keep: ({ body }) => {

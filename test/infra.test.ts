@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { authorizerCacheFlush, REST_API_VARIABLE, STAGE_VARIABLE } from '#shared/auth/authorizer-cache';
+import { authorizerCacheFlush, REST_API_VARIABLE, STAGE_VARIABLE } from '#shared/auth/authorizer-cache-flush';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -184,7 +184,7 @@ describe('the products batch', () => {
     const batchEvent = {
       httpMethod: 'PATCH',
       path: '/v1/products/batch',
-      headers: {},
+      headers: { 'content-type': 'application/json' },
       pathParameters: null,
       queryStringParameters: null,
       body: JSON.stringify({ updates: [{ id: 987654, name: 'No such product' }, { name: 'No id' }] }),

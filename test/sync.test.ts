@@ -399,6 +399,7 @@ describe('every list route takes updatedSince', () => {
     // GET /v1/oauth/grants answers the organization's live grants whole, unpaged as yet (docs/decisions/oauth.md).
     // GET /v1/me is the session's own member, organization and passkeys: one answer, no list of records.
     // GET /v1/api-keys answers the organization's keys whole (a few, made by hand), unpaged.
+    // GET /v1/organization/members/{memberId}/passkeys answers a member's passkeys whole (one per device), unpaged.
     // GET /v1/availability/holds and GET /v1/automation-runs: UNSYNCED_LISTS.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
       'findAvailability',
@@ -413,6 +414,7 @@ describe('every list route takes updatedSince', () => {
       'listEventSamples',
       'listHolds',
       'listLeadAutomationRuns',
+      'listMemberPasskeys',
       'listOauthGrants',
       'listOrganizationServices',
       'listStoppedAutomationRuns',

@@ -49,7 +49,7 @@ describe("organization B sending organization A's ids beside its own records", (
     const other = await api.organization();
     b = { organizationId: other.organizationId, client: other.client };
     bLead = (await b.client.post('/v1/leads', { name: 'Bea Own', email: 'bea@example.com', phone: '+61412999001' })).body.lead;
-    bUser = (await b.client.post('/v1/organization/members', { email: 'boss@b.example.com', firstName: 'Bo', lastName: 'Boss', role: 'ADMIN' })).body.member.user.id;
+    bUser = (await b.client.post('/v1/organization/members', { email: 'boss@b.example.com', firstName: 'Bo', lastName: 'Boss', role: 'MEMBER' })).body.member.user.id;
     bCompany = (await b.client.post('/v1/companies', { name: 'B Builders' })).body.company;
     aIds = Object.values(a.demo).flat().filter((id): id is string => typeof id === 'string');
     aKeyId = (await createApiKey(a.organizationId, null, 'A only')).key.keyId;

@@ -1,6 +1,6 @@
 import { defineRoute } from '#shared/routes/route';
 import { prose } from '#shared/prose';
-import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
+import { authorizerCacheFlush } from '#shared/auth/authorizer-cache-flush';
 import { ApiKeyIdPath, ApiKeyList, ApiKeyRevoked, CreateApiKeyBody, CreatedApiKey } from './schema';
 
 /** An organization's API keys, managed by its ADMINs in the console: a key cannot make or revoke keys (SESSION_REQUIRED). */

@@ -1,5 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { apiHandler, type RawRequest } from '#shared/http/api-handler';
+import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
 import { Answer } from '#shared/http/answer';
 import { publicBaseUrl } from '#shared/http/base-url';
 import { NotFoundError } from '#shared/errors';
@@ -95,11 +96,14 @@ export const signOutHandler = apiHandler(routes.signOut, async ({ organizationId
   // The session's own ids: signing out reads nothing of the member.
   const { memberId, sessionHash } = sessionOf(request);
   const signedOut = await endSession(organizationId, memberId, sessionHash);
+  // Its cached answer goes too: the very next request with the token is decided afresh, and refused.
+  await flushAuthorizerCache();
   return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
 });
 
 export const signOutEverywhereHandler = apiHandler(routes.signOutEverywhere, async ({ organizationId, request }) => {
   const signedOut = await endEverySession(organizationId, sessionOf(request).memberId);
+  await flushAuthorizerCache();
   return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
 });
 
@@ -117,6 +121,8 @@ export const createApiKeyHandler = apiHandler(routes.createApiKey, async ({ orga
 
 export const revokeApiKeyHandler = apiHandler(routes.revokeApiKey, async ({ organizationId, path }) => {
   await revokeApiKey(organizationId, path.keyId);
+  // The very next request with the key, or with a grant it made, is refused.
+  await flushAuthorizerCache();
   return { success: true as const, id: path.keyId };
 });
 

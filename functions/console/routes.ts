@@ -1,7 +1,7 @@
 import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { prose } from '#shared/prose';
 import { CROSS_SITE_REQUEST, refuseCrossSiteRequest } from '#shared/http/cross-site';
-import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
+import { authorizerCacheFlush } from '#shared/auth/authorizer-cache-flush';
 import { signInCodeQueueSender } from './code-queue';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-key-routes';
 import { MemberIdPath } from '../organization/member-schema';

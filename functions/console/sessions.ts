@@ -1,6 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
-import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
 import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { TTL_ATTRIBUTE } from '#shared/table';
@@ -114,8 +113,6 @@ export async function endSession(organizationId: string, memberId: number, token
     if ((error as Error).name === 'ConditionalCheckFailedException') return { Attributes: undefined };
     throw error;
   });
-  // Its cached answer goes too: the very next request with the token is decided afresh, and refused.
-  await flushAuthorizerCache();
   return Attributes && sessionEndsAt(fromItem(Attributes)) > iso(clock.now()) ? 1 : 0;
 }
 
@@ -126,6 +123,5 @@ export async function endSession(organizationId: string, memberId: number, token
 export async function endEverySession(organizationId: string, memberId: number): Promise<number> {
   const nowText = iso(clock.now());
   const ended = await deleteMemberSessions(organizationId, memberId);
-  if (ended.length) await flushAuthorizerCache();
   return ended.filter((session) => sessionEndsAt(session) > nowText).length;
 }

@@ -33,7 +33,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
     { path: new URL('../resource-changes.ts', import.meta.url), content: streamSources() },
     { path: new URL('../audit-log/resource-types.ts', import.meta.url), content: auditResourceTypes() },
     { path: new URL('../mcp/toolsets.ts', import.meta.url), content: mcpToolsets() },
-    { path: new URL('../console/session-roles.ts', import.meta.url), content: sessionRolesFile() },
+    { path: new URL('../route-roles.ts', import.meta.url), content: sessionRolesFile() },
   ];
 }
 

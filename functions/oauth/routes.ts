@@ -1,4 +1,4 @@
-import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
+import { authorizerCacheFlush } from '#shared/auth/authorizer-cache-flush';
 import * as v from 'valibot';
 import { defineRoute } from '#shared/routes/route';
 import { ErrorEnvelopeSchema } from '#shared/schema';

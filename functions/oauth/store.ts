@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
-import { activeRoleOf } from '../authorizer-answer';
+import { activeRoleOf } from '../organization/active-role';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as v from 'valibot';
 import { config } from '#shared/config';

@@ -19,7 +19,7 @@ import { OrganizationResponse, UpdateOrganizationBody } from './schema';
 import { OrganizationServices } from '../services/schema';
 import { defineRoute } from '#shared/routes/route';
 import { createRow, deleteRow, readRow } from '#shared/routes/rows';
-import { authorizerCacheFlush } from '#shared/auth/authorizer-cache';
+import { authorizerCacheFlush } from '#shared/auth/authorizer-cache-flush';
 import { CREDENTIAL_CLAIMS } from './member-credential-keys';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
@@ -128,7 +128,7 @@ export const createOrganizationMember = member.create({
   dynamodb: ['UpdateItem', 'PutItem', 'GetItem'],
   sessionFor: 'a role above MEMBER',
   requestExample: { email: 'tom@harbourcitytrades.com.au', firstName: 'Tom', lastName: 'Walsh', role: 'MEMBER', position: 'Licensed Plumber', responsibility: 'Emergency call-outs north of the bridge' },
-  errors: [409],
+  errors: [403, 409],
 });
 
 export const updateOrganizationMember = member.update({
@@ -146,7 +146,7 @@ export const updateOrganizationMember = member.update({
   sessionFor: 'a member’s role or phone, or enabling a member',
   // A member demoted or disabled: what acts for them is decided afresh at its next request.
   capabilities: [authorizerCacheFlush],
-  errors: [409],
+  errors: [403, 409],
 });
 
 export const getOrganizationMember = member.get({ summary: 'Read a member', description: 'One member with a user account, as the list shows it. A pending invitation is not a member: its id answers 404 here until it is accepted.' });
@@ -183,7 +183,7 @@ export const createOrganizationInvitation = invitation.create({
     signed in alone (a key or token: 403 SESSION_REQUIRED).
   `,
   sessionFor: 'a role above MEMBER',
-  errors: [409],
+  errors: [403, 409],
 });
 
 export const listOrganizationInvitations = invitation.list({ summary: 'List pending invitations, newest first', description: 'Invitations not yet accepted; an accepted invitation leaves this list and appears among the members.' });
@@ -200,6 +200,7 @@ export const acceptOrganizationInvitation = createRow({
   dynamodb: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'],
   request: { path: InvitationIdPath, body: AcceptInvitationBody },
   response: MemberResponse,
+  errors: [403],
 });
 
 export const deleteOrganizationInvitation = invitation.delete({

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_USAGE_PLAN, INBOUND_USAGE_PLANS, isUsagePlanName, USAGE_PLAN_NAMES, USAGE_PLANS, type UsagePlanName } from '#shared/auth/usage-plans';
 import { LOCAL_AWS_ENV } from '../local/dynamodb-local';
-import { addLocalAuthorizerCache, DEPLOYED_STAGE, REST_API_VARIABLE, STAGE_VARIABLE } from '#shared/auth/authorizer-cache';
+import { addLocalAuthorizerCache, flushAuthorizerCache } from '#shared/auth/authorizer-cache';
+import { DEPLOYED_STAGE, REST_API_VARIABLE, STAGE_VARIABLE } from '#shared/auth/authorizer-cache-flush';
 import { MAX_COUNTER_SHARDS } from '#shared/store/counter-shards';
 import { newId } from '#shared/ids';
 import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
@@ -236,6 +237,7 @@ async function run(): Promise<unknown> {
         // Locally the CLI is a process apart from npm start's gateway, whose cache it cannot reach.
         if (!values.table) addLocalAuthorizerCache({ flush: async () => undefined });
         await keys.revokeApiKey(organizationId, keyId);
+        await flushAuthorizerCache();
         return { organizationId, keyId, revoked: true, ...(values.table ? {} : { note: 'npm start may accept the key until its cached answer lapses (AUTHORIZER_CACHE_TTL); revoke it in the console, or deployed, to end it at once' }) };
       }
       default:

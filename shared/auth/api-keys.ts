@@ -1,6 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateToken, hashToken } from './tokens';
-import { flushAuthorizerCache } from './authorizer-cache';
 import { clock } from '../clock';
 import { config } from '../config';
 import { dynamo } from '../dynamo';
@@ -48,6 +47,10 @@ const atOwnKey = (item: Record<string, unknown>, key: Pick<ApiKey, 'organization
   return item.pk === own.pk && item.sk === own.sk;
 };
 
+/**
+ * Revokes a key (its first revocation time kept). The caller flushes the authorizer cache after it (the route's
+ * capability, the admin CLI): this module is the authorizer's, which must not carry the flush's client.
+ */
 export async function revokeApiKey(organizationId: string, keyId: string): Promise<void> {
   await dynamo
     .send(
@@ -62,8 +65,6 @@ export async function revokeApiKey(organizationId: string, keyId: string): Promi
     .catch((error: unknown) => {
       throw (error as Error).name === 'ConditionalCheckFailedException' ? new NotFoundError('API key not found') : error;
     });
-  // Its cached answer goes too: the very next request with the key, or with a grant it made, is refused.
-  await flushAuthorizerCache();
 }
 
 /** How stale lastUsedAt may be: writing it on every request would cost a write per call. */

@@ -1,4 +1,4 @@
-import type { Capability } from '../routes/route';
+import { REST_API_VARIABLE, STAGE_VARIABLE } from './authorizer-cache-flush';
 
 /**
  * The gateway's cache of authorizer answers, which a credential taken away must not outlive: API Gateway keeps each
@@ -11,13 +11,6 @@ import type { Capability } from '../routes/route';
 export interface AuthorizerCache {
   flush(): Promise<void>;
 }
-
-/** The REST API's one stage, as the stack deploys it. */
-export const DEPLOYED_STAGE = 'prod';
-
-/** Where the stack puts the API's id and stage for the functions that flush (the capability below). */
-export const REST_API_VARIABLE = 'REST_API_ID';
-export const STAGE_VARIABLE = 'REST_API_STAGE';
 
 function deployed(): AuthorizerCache | undefined {
   const restApiId = process.env[REST_API_VARIABLE];
@@ -52,22 +45,4 @@ export async function flushAuthorizerCache(): Promise<void> {
 export function addLocalAuthorizerCache(cache: AuthorizerCache): () => void {
   inProcess.add(cache);
   return () => inProcess.delete(cache);
-}
-
-/**
- * The capability of a route whose function takes authority away: the API's id and stage in its settings, and
- * apigateway:DELETE on that stage's authorizer cache alone (the FlushStageAuthorizersCache call).
- */
-export const authorizerCacheFlush: Capability = {
-  name: 'authorizerCacheFlush',
-  reachesOutside: false,
-  environment: ({ restApiId, stageName }) => ({ [REST_API_VARIABLE]: required(restApiId, 'restApiId'), [STAGE_VARIABLE]: required(stageName, 'stageName') }),
-  statements: ({ partition, region, restApiId, stageName }) => [
-    { actions: ['apigateway:DELETE'], resources: [`arn:${partition}:apigateway:${region}::/restapis/${required(restApiId, 'restApiId')}/stages/${required(stageName, 'stageName')}/cache/authorizers`] },
-  ],
-};
-
-function required(value: string | undefined, name: string): string {
-  if (!value) throw new Error(`The authorizer cache flush needs the API's ${name}: a route function's capability, made where the API is known`);
-  return value;
 }

@@ -1,4 +1,5 @@
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
+import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
 import { createMember } from '../../functions/organization/member-rules';
 import { jsonClient } from '../stress/http';
 import type { Ratio } from './report';
@@ -26,7 +27,9 @@ export async function measureAuthority({ url, newOrganization, rounds }: { url: 
   const revoked = await createApiKey(organizationId, null, 'Bench revoked', 'full', owner.id);
   const asRevoked = jsonClient(url, revoked.token);
   await asRevoked.get('/v1/leads');
+  // As the console's revocation does: the key revoked, then the stage's cache flushed.
   await revokeApiKey(organizationId, revoked.key.keyId);
+  await flushAuthorizerCache();
   let answeredAfterRevocation = 1;
   while ((await asRevoked.get('/v1/leads')).status !== 401 && answeredAfterRevocation < 1_000) answeredAfterRevocation += 1;
   return { warm, answeredAfterRevocation };

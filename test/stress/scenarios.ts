@@ -24,7 +24,7 @@ const lead = (name: string, i: number) => ({ name, email: `lead${i}@example.com.
 
 /** A member who can send SMS and a lead with a phone to text. */
 async function smsParties(client: JsonClient, tag: string) {
-  const member = await client.post('/v1/organization/members', { email: `sender.${tag}@example.com.au`, firstName: 'Sam', lastName: 'Sender', role: 'ADMIN' });
+  const member = await client.post('/v1/organization/members', { email: `sender.${tag}@example.com.au`, firstName: 'Sam', lastName: 'Sender', role: 'MEMBER' });
   const texted = await client.post('/v1/leads', lead(`Texted ${tag}`, 9_000_000));
   if (member.status !== 201 || texted.status !== 201) throw new Error(`stress setup failed: ${JSON.stringify(member.body)} ${JSON.stringify(texted.body)}`);
   return { userId: member.body.member.user.id as string, leadId: texted.body.lead.id as string };

@@ -1,6 +1,7 @@
 import type * as dnsPromises from 'node:dns/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useTestApi, type Client } from '../../../test/support/api';
+import { memberSession } from '../../../test/support/member-session';
 import { webhookSettings } from '../../webhooks/settings';
 import { readAutomationDefinition } from '../store';
 
@@ -102,10 +103,11 @@ describe('notify_member steps', () => {
   });
 
   it('checks the member again when a PATCH sends steps, and not when it changes anything else', async () => {
-    const { client } = await api.organization();
+    const { client, organizationId } = await api.organization();
     const memberId = await member(client, '+61412345678');
     const made = await create(client, notify(memberId));
-    expect((await client.patch(`/v1/organization/members/${memberId}`, { phone: null })).status).toBe(200);
+    // A member's phone is changed by an ADMIN signed in.
+    expect((await (await memberSession(api, organizationId)).patch(`/v1/organization/members/${memberId}`, { phone: null })).status).toBe(200);
     const resent = await client.patch(`/v1/automations/${made.id}`, { steps: made.steps });
     expect([resent.status, resent.body.error?.details]).toEqual([400, [{ path: 'steps.0.memberId', message: 'the member has no phone' }]]);
     const disabled = await client.patch(`/v1/automations/${made.id}`, { isEnabled: false });

@@ -1,4 +1,4 @@
-import { DEPLOYED_STAGE } from '#shared/auth/authorizer-cache';
+import { DEPLOYED_STAGE } from '#shared/auth/authorizer-cache-flush';
 import { ArnFormat, CfnOutput, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MEMBER_ROLES, roleAllows } from '#shared/member-roles';
-import { routes } from '../resources';
-import { routesDeniedTo } from '../authority';
-import { ROUTES_ABOVE_MEMBER } from './session-roles';
+import { routes } from './resources';
+import { routesDeniedTo } from './authority';
+import { ROUTES_ABOVE_MEMBER } from './route-roles';
 
 /** API Gateway's match of a policy's execute-api resource (`*` any characters, `/` too) against a request. */
 const matches = (pattern: string, request: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(request);
