@@ -38,13 +38,15 @@ const staged = (module: string, files: readonly string[] = []) => {
 };
 
 /** Bundles every handler module as the stack does, and stages each module's asset as the stack's bundler does. */
+// Every function bundled, as the stack bundles them: a minute alone on two cores, and past the suite's two minutes for a
+// hook beside two other test files on a slower machine of CI's kind.
 beforeAll(() => {
   mkdirSync('test-results', { recursive: true });
   assembly = mkdtempSync(join('test-results', 'assembly-'));
   outDir = join(assembly, 'measured-bundles');
   bundles = bundleFunctions(outDir);
   for (const module of FUNCTION_MODULES) assets.set(module, staged(module));
-});
+}, 300_000);
 afterAll(() => {
   if (assembly) rmSync(assembly, { recursive: true, force: true });
 });
