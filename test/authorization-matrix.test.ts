@@ -8,7 +8,7 @@ import { apiTools } from '../functions/mcp/built-tools';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../infra/cdk/options';
 import { useTestApi, type Client } from './support/api';
 import { memberSession, type SessionClient } from './support/member-session';
-import { consentAsMember, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from './support/oauth';
+import { grantedByMember } from './support/oauth';
 
 /**
  * Who may do what, as one table: every credential kind × every keyed route and every MCP tool, asserted over HTTP
@@ -66,17 +66,7 @@ const pathOf = (route: RouteDefinition) => route.path.replace(/\{\w+\}/g, 'x1');
 const rpc = (method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id: 1, method, params });
 
 /** An access token of a grant the member signed in to this session consents to, at `scope`. */
-async function grantedBy(session: SessionClient, scope: ApiKeyScope): Promise<string> {
-  const clientId = await registeredClient(api);
-  const { verifier, challenge } = pkce();
-  const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope });
-  const code = redirectedWith(await consentAsMember(`${api.url}/oauth/authorize?${query}`, session.token, { scope })).get('code');
-  if (!code) throw new Error(`no code for a ${session.member.role}'s consent to ${scope}`);
-  const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId });
-  const exchanged = await api.anonymous.request('POST', '/oauth/token', { rawBody: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-  expect(exchanged.status).toBe(200);
-  return exchanged.body.access_token;
-}
+const grantedBy = async (session: SessionClient, scope: ApiKeyScope): Promise<string> => (await grantedByMember(api, session.token, scope)).tokens.access_token;
 
 const kinds: Kind[] = [];
 /** Grants' access tokens, which reach `/mcp` alone: their authority shows in the tools they are offered and may call. */

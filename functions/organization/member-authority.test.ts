@@ -7,7 +7,7 @@ import { keys } from '#shared/store/keys';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../infra/cdk/options';
 import { useTestApi } from '../../test/support/api';
 import { memberSession, signInWith, type SessionClient } from '../../test/support/member-session';
-import { consentAsMember, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
+import { grantedByMember } from '../../test/support/oauth';
 import { createMember } from './member-rules';
 import { SoftwarePasskey } from '../../test/support/software-passkey';
 
@@ -24,15 +24,9 @@ const nextPhone = () => `+6149157${String(3000 + phones++).padStart(4, '0')}`;
 
 /** An assistant the member signed in to `session` connects: its access and refresh tokens, and the client's id. */
 async function assistantOf(session: SessionClient, scope = 'read') {
-  const clientId = await registeredClient(api);
-  const { verifier, challenge } = pkce();
-  const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope });
-  const code = redirectedWith(await consentAsMember(`${api.url}/oauth/authorize?${query}`, session.token, { scope })).get('code')!;
-  const form = { grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId };
-  const exchanged = await api.anonymous.request('POST', '/oauth/token', { rawBody: new URLSearchParams(form).toString(), headers: FORM });
-  expect(exchanged.status).toBe(200);
+  const { clientId, tokens } = await grantedByMember(api, session.token, scope);
   const refresh = (token: string) => api.anonymous.request('POST', '/oauth/token', { rawBody: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: token, client_id: clientId }).toString(), headers: FORM });
-  return { access: api.as(exchanged.body.access_token), refreshToken: exchanged.body.refresh_token as string, refresh };
+  return { access: api.as(tokens.access_token), refreshToken: tokens.refresh_token, refresh };
 }
 
 describe('removing a member', () => {

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { TestApi } from './api';
@@ -56,6 +56,23 @@ export async function consentAsMember(authorizationUrl: string | URL, sessionTok
   const cookies = [...page.headers.getSetCookie().map((cookie) => cookie.split(';')[0]!), session].join('; ');
   const body = new URLSearchParams({ ...formFieldsOf(html), granted_scope: scope, decision });
   return fetch(action, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies }, body });
+}
+
+/**
+ * An assistant a member signed in to a session connects, end to end: a client registered, the consent page walked with
+ * the session's cookie at `scope`, and the code exchanged (200 asserted). Answers the token endpoint's body and the
+ * client's id, for a refresh.
+ */
+export async function grantedByMember(api: TestApi, sessionToken: string, scope = 'read'): Promise<{ clientId: string; tokens: { access_token: string; refresh_token: string } }> {
+  const clientId = await registeredClient(api);
+  const { verifier, challenge } = pkce();
+  const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK_REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', scope });
+  const code = redirectedWith(await consentAsMember(`${api.url}/oauth/authorize?${query}`, sessionToken, { scope })).get('code');
+  if (!code) throw new Error(`no code for the member's consent to ${scope}`);
+  const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId });
+  const exchanged = await api.anonymous.request('POST', '/oauth/token', { rawBody: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  expect(exchanged.status).toBe(200);
+  return { clientId, tokens: exchanged.body };
 }
 
 /** What the consent post sent the browser back with. */
