@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { returnTarget } from './app/src/return-to';
+import { isConsolePath, returnTarget } from './app/src/return-to';
 import { CONSOLE_BASE } from './app/src/base';
 
 /** Where the console goes after signing in (app/src/return-to.ts): a path on its own origin, or Today. */
@@ -54,5 +54,20 @@ describe('a return target', () => {
 
   it('never goes back to the sign-in screen, which would loop', () => {
     expect(target(`${CONSOLE_BASE}/sign-in?return=%2Fconsole`)).toBe(CONSOLE_BASE);
+  });
+});
+
+describe('a console path', () => {
+  it.each([
+    [CONSOLE_BASE, true],
+    [`${CONSOLE_BASE}/pipeline`, true],
+    [`${CONSOLE_BASE}?tab=today`, true],
+    // A prefix of another word, and the API's own pages: reached by loading them.
+    [`${CONSOLE_BASE}s`, false],
+    [`${CONSOLE_BASE}-old/pipeline`, false],
+    ['/oauth/authorize?client_id=x', false],
+    [`/x${CONSOLE_BASE}/pipeline`, false],
+  ])('%s is a screen of the console: %s', (path, screen) => {
+    expect(isConsolePath(path)).toBe(screen);
   });
 });
