@@ -123,7 +123,7 @@ beforeAll(async () => {
   expect((await sessions.ADMIN.delete(`/v1/api-keys/${revokedKey.id}`)).status).toBe(200);
   const revokedOrganizationKeyId = (await sessions.ADMIN.get('/v1/api-keys')).body.keys.find((key: { name: string }) => key.name === 'full key')?.id;
   expect((await sessions.ADMIN.delete(`/v1/api-keys/${revokedOrganizationKeyId}`)).status).toBe(200);
-}, 120_000);
+});
 
 describe('every credential kind on every keyed route, with the cache at its default', () => {
   it('is refused or let through exactly as its scope, its member’s role now and the route’s kind say', async () => {
@@ -183,5 +183,5 @@ describe('every grant on every MCP tool', () => {
       }
     }
     expect(mismatches).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -188,7 +188,7 @@ describe('a hung dependency', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => blackHole.close(resolve));
     }
-  }, 20_000);
+  });
 });
 
 describe('ids that are not exactly the format the API issues', () => {

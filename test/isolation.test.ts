@@ -62,7 +62,7 @@ describe("another organization's ids, on every route where an id enters", () => 
     // A case naming an id no one provides fails, rather than sending `undefined` and being answered 404.
     ids = new Proxy(found, { get: (target, name: string) => target[name] ?? expect.fail(`no resource names organization A's ${name}`) });
     before = await itemsOf(a.organizationId);
-  }, 120_000);
+  });
 
   const cases = Object.entries(CASES).flatMap(([operationId, list]) => list.map((c, i) => [`${operationId} #${i + 1}`, operationId, c] as const));
 

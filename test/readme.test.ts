@@ -151,7 +151,7 @@ describe('npm start and the README curl session', () => {
 
     expect(await stop(child)).toBe(0);
     await expect(fetch(`http://127.0.0.1:${dynamoPort}`)).rejects.toThrow();
-  }, 120_000);
+  });
 
   it('keeps data and the demo key across restarts with DATA_DIR', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sales-pipeline-data-'));
@@ -173,7 +173,7 @@ describe('npm start and the README curl session', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });
 
 describe('README: Events and webhooks', () => {

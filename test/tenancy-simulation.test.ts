@@ -102,7 +102,7 @@ beforeAll(async () => {
     await tourRoutes({ ...client, queuesIdle: api.queuesIdle });
     await api.eventsCaughtUp();
   });
-}, 120_000);
+});
 
 describe('every AWS call of the route tour, against the synthesized template', () => {
   it('visits every route, so a new route is covered with no step of its own', () => {

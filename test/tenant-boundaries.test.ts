@@ -54,7 +54,7 @@ describe("organization B sending organization A's ids beside its own records", (
     aIds = Object.values(a.demo).flat().filter((id): id is string => typeof id === 'string');
     aKeyId = (await createApiKey(a.organizationId, null, 'A only')).key.keyId;
     before = await itemsOf(a.organizationId);
-  }, 120_000);
+  });
 
   it("PATCH /v1/leads/{B's lead} with A's companyId answers 400 naming companyId", async () => {
     const res = await b.client.patch(`/v1/leads/${bLead.id}`, { companyId: a.demo.companyIds[0] });

@@ -171,5 +171,5 @@ describe('what a write answers is what reads and events show', () => {
       expect(fields.length, `${kind.type}.updated lists what changed`).toBeGreaterThan(0);
       expect(fields.filter((field) => field === 'updatedAt' || JSON.stringify(record[field] ?? null) === JSON.stringify(now[field] ?? null)), `${kind.type}.updated lists only changed fields`).toEqual([]);
     }
-  }, 120_000);
+  });
 });

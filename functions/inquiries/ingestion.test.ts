@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '#shared/dynamo';
-import { useTestApi, type Client } from '../../test/support/api';
+import { sentAsAClientRetries, useTestApi, type Client } from '../../test/support/api';
 import { holdWrite } from '../../test/support/interleave';
 import { ISO_MS, leadOf } from '../../test/support/fixtures';
 
@@ -95,7 +95,9 @@ describe('POST /v1/inquiries', () => {
   it('keeps counters, activities and isFirstInquiry right under 20 concurrent ingestions for one new lead', async () => {
     const { client } = await api.organization();
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'busy@example.com', name: 'Busy Person' }, data: { ...email, subject: `Message ${i}` } })),
+      Array.from({ length: 20 }, (_, i) =>
+        sentAsAClientRetries(() => client.post('/v1/inquiries', { source: 'EMAIL', lead: { email: 'busy@example.com', name: 'Busy Person' }, data: { ...email, subject: `Message ${i}` } }, { headers: { 'Idempotency-Key': `ingest-${i}` } })),
+      ),
     );
     expect(results.map((res) => res.status)).toEqual(Array(20).fill(201));
     const leadIds = new Set(results.map((res) => res.body.inquiry.leadId));

@@ -39,11 +39,11 @@ describe('the demo organization’s reports', () => {
     expect([summary.leads.won.count, summary.leads.lost.count, summary.appointments.completed, summary.appointments.noShows, summary.appointments.cancelled, summary.appointments.bookedFromCalls]).toEqual([1, 1, 2, 1, 1, 3]);
     const months = (await client.get(`/v1/reports/timeseries?metric=leads.created&interval=week&from=${from}&to=${to}`)).body.timeseries.points;
     expect(months.filter((point: { value: number }) => point.value > 0).length).toBeGreaterThanOrEqual(5);
-  }, 120_000);
+  });
 
   it('answer the summary the README shows for the last 30 days', async () => {
     const { client } = await api.demoOrganization();
     await api.eventsCaughtUp();
     expect((await client.get('/v1/reports/summary')).body).toMatchObject(readmeSummary());
-  }, 120_000);
+  });
 });

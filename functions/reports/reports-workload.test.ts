@@ -53,7 +53,7 @@ describe('the reports over a mixed workload', () => {
     expect(records.length).toBeGreaterThan(20);
     expect(await countReports({ Records: records })).toEqual({ batchItemFailures: [] });
     expect((await client.get(`/v1/reports/summary?from=${from}&to=${to}`)).body.summary).toEqual({ ...summary, asOf: expect.any(String) });
-  }, 120_000);
+  });
 
   it('puts records on the local day across the end of daylight saving', async () => {
     const { client, memberId } = await sydneyOrganization(api);
@@ -102,5 +102,5 @@ describe('the reports over a mixed workload', () => {
       expect([summary.leads, summary.inquiries, summary.appointments, summary.sms]).toEqual([expected.leads, expected.inquiries, expected.appointments, expected.sms]);
     }
     expect((await b.client.get(`/v1/reports/summary?from=${from}&to=${to}`)).body.summary.inquiries.total).toBe(1);
-  }, 120_000);
+  });
 });

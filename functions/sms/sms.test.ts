@@ -15,7 +15,7 @@ import { LOCAL_UNREACHABLE_NUMBER, sentLocally } from './local-provider';
 import { moveSmsStatus } from './store';
 import { applyReceipt } from './receipts';
 import { setSmsSender, smsSender, type SmsSender } from './sender';
-import { useTestApi, type Client } from '../../test/support/api';
+import { sentAsAClientRetries, useTestApi, type Client } from '../../test/support/api';
 import { holdWrite } from '../../test/support/interleave';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { withSilentProvider } from '../../test/support/silent-sms';
@@ -521,14 +521,9 @@ describe('POST /v1/sms from many requests at once', () => {
   it('starts a thread for each of 30 concurrent sends to one lead, each waiting its turn: each 201, an SMS inquiry for each, exactly one the first, each sent once', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     const bodies = Array.from({ length: 30 }, (_, i) => `Parallel message ${i}`);
-    // As a client does: a 503 (the store slow under the burst, the outcome unknown) is sent again with its Idempotency-Key,
-    // and whatever the first attempt did, the message ends recorded and sent once.
-    const send = async (message: string, i: number) => {
-      const headers = { 'Idempotency-Key': `parallel-${i}` };
-      let res = await client.post('/v1/sms', { userId, leadId, message }, { headers });
-      for (let retry = 0; res.status === 503 && retry < 5; retry++) res = await client.post('/v1/sms', { userId, leadId, message }, { headers });
-      return res;
-    };
+    // As a client does: a 503 or 409 CONFLICT under the burst is sent again with its Idempotency-Key, and whatever the
+    // first attempt did, the message ends recorded and sent once.
+    const send = (message: string, i: number) => sentAsAClientRetries(() => client.post('/v1/sms', { userId, leadId, message }, { headers: { 'Idempotency-Key': `parallel-${i}` } }));
     const answers = await Promise.all(bodies.map(send));
     expect(answers.map((res) => res.status)).toEqual(bodies.map(() => 201));
     const list = await inquiriesOf(client, leadId);

@@ -74,5 +74,5 @@ describe('the delivery pool, shared fairly between organizations', () => {
     await untilDone(() => answered() === events);
     expect(answered()).toBe(events);
     expect(await stored()).toMatchObject({ failuresInARow: 0, pausedUntil: null, failingSince: null });
-  }, 120_000);
+  });
 });

@@ -47,6 +47,23 @@ function clientFor(baseUrl: () => string, apiKey?: string) {
   };
 }
 
+/**
+ * The README's retry contract, as a careful client follows it: a write sent again with its Idempotency-Key after 503
+ * (the store did not answer in time; the outcome unknown), 409 `CONFLICT` (another request changed the same record at
+ * the same time; nothing was written) or 409 `IDEMPOTENCY_IN_PROGRESS` (the first attempt still runs). Any other answer
+ * is the outcome. A burst of concurrent writes to one record then asserts outcomes, not how many waited their turn
+ * within one request on this machine.
+ */
+export async function sentAsAClientRetries<T = any>(send: () => Promise<ApiResponse<T>>, attempts = 10): Promise<ApiResponse<T>> {
+  const retryable = (res: ApiResponse<any>) => res.status === 503 || (res.status === 409 && ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'].includes(res.body?.error?.code));
+  let res = await send();
+  for (let attempt = 1; attempt < attempts && retryable(res); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2_000, 100 * 2 ** attempt)));
+    res = await send();
+  }
+  return res;
+}
+
 export interface TestApi {
   readonly url: string;
   /** A client with no Authorization header. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, expect, inject } from 'vitest';
+import { afterAll, expect, inject, vi } from 'vitest';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { createTable, LOCAL_AWS_ENV, LOCAL_SERVICE_ENV, localClient, localSigning } from '../../infra/local/dynamodb-local';
 
@@ -42,3 +42,14 @@ for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
 afterAll(() => {
   expect(leaks, 'log lines that carry an API key').toEqual([]);
 });
+
+// A wait for something the pipeline does later (a delivery, a receipt, a step) gives up after its timeout, which is a
+// hang guard, never the behaviour under test: on a two-core machine of CI's kind, busy with the other files, what takes
+// a second on a quiet one takes several. Every wait of the suite gets WAIT_SLACK times the time it names (a second when
+// it names none); one that ends sooner ends as soon as it holds.
+const WAIT_SLACK = 4;
+const waitFor = vi.waitFor.bind(vi);
+vi.waitFor = ((callback, options) => {
+  const { timeout = 1_000, ...rest } = typeof options === 'number' ? { timeout: options } : (options ?? {});
+  return waitFor(callback, { ...rest, timeout: timeout * WAIT_SLACK });
+}) as typeof vi.waitFor;
