@@ -60,7 +60,7 @@ describe.skipIf(!available)('the API reference page in headless Chromium', () =>
 
     const response = await page.goto(`${api.url}/docs`, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
-    await page.getByRole('heading', { name: 'Sales Pipeline API' }).first().waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Sales Pipeline API' }).first().waitFor({ timeout: 60_000 });
     await page.waitForLoadState('networkidle');
     if (process.env.DOCS_SCREENSHOT) await page.screenshot({ path: process.env.DOCS_SCREENSHOT });
     // Tags start collapsed; open each so that every operation is on the page.
@@ -91,7 +91,7 @@ describe.skipIf(!available)('the API reference page in headless Chromium', () =>
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${api.url}/docs/`);
-    await page.getByRole('heading', { name: 'Sales Pipeline API' }).first().waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Sales Pipeline API' }).first().waitFor({ timeout: 60_000 });
     expect(await page.locator('body').innerText()).toContain(routes[0]!.summary);
     expect(errors).toEqual([]);
     await page.close();
