@@ -7,7 +7,7 @@ import { csrfTokenOf } from './session-token';
 
 /**
  * The gateway's answer for a member's session token (the API key authorizer hands it over by its prefix; the session
- * cookie reaches it as the bearer token, ./edge/session-cookie.js). The session must be live and its member active;
+ * cookie reaches it as the bearer token, ./edge/viewer-request.js). The session must be live and its member active;
  * the member's role as stored now decides what the session may call (../authority.ts), and every change carries the
  * session's CSRF token (shared/http/member-session.ts).
  */

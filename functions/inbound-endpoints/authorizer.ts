@@ -1,4 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { callerAddressOf } from '#shared/http/caller-address';
 import * as v from 'valibot';
 import { inboundUsageIdentifierKey } from '#shared/auth/usage-plans';
 import { clock } from '#shared/clock';
@@ -27,7 +28,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
   const path = v.safeParse(InboundEndpointIdPath, event.pathParameters ?? {});
   if (!path.success) throw await unauthorized();
   const { inboundEndpointId } = path.output;
-  const sourceIp = event.requestContext?.identity?.sourceIp;
+  const sourceIp = callerAddressOf(event);
   const settle = guard.lookUp(inboundEndpointId, sourceIp ?? 'unknown');
   if (!settle) throw await unauthorized();
   const endpoint = await findInboundEndpoint(inboundEndpointId).catch(async (error: unknown) => {

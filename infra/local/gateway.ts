@@ -95,6 +95,8 @@ export interface LocalGatewayOptions {
   authorizerCacheTtlMs?: number;
   /** How long a function may take before the gateway answers 504, as API Gateway's 29 s. */
   integrationTimeoutMs?: number;
+  /** The stage's variables, given to every authorizer and function as API Gateway gives them (none unless set). */
+  stageVariables?: Record<string, string>;
 }
 
 /** API Gateway ends an integration after 29 s. */
@@ -104,7 +106,7 @@ export const INTEGRATION_TIMEOUT_MS = 29_000;
  * A small stand-in for API Gateway's REST API: matches the route table, runs the real authorizer
  * and the real handler with the same proxy events, and answers with the same gateway responses.
  */
-export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), aroundAuthorize = (authorize) => authorize(), meter, authorizerCacheTtlMs = 0, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS }: LocalGatewayOptions) {
+export function createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke = (_, invoke) => invoke(), aroundAuthorize = (authorize) => authorize(), meter, authorizerCacheTtlMs = 0, integrationTimeoutMs = INTEGRATION_TIMEOUT_MS, stageVariables }: LocalGatewayOptions) {
   const allowedByHeader = new Map<string, { result: APIGatewayAuthorizerResult; until: number }>();
   /**
    * Moves at each flush: an answer the authorizer began before a flush is not cached after it, as it may have read a
@@ -198,7 +200,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
         pathParameters,
         queryStringParameters: query,
         multiValueQueryStringParameters: multiQuery,
-        stageVariables: {},
+        stageVariables: stageVariables ?? {},
         // The sender's address, as API Gateway gives a REQUEST authorizer: the inbound one bounds unknown ids per source.
         requestContext: { identity: { sourceIp } } as APIGatewayRequestAuthorizerEvent['requestContext'],
       })).catch((error: unknown) => {
@@ -228,7 +230,7 @@ export function createLocalGateway({ routes, loadHandler, loadAuthorizer, around
       queryStringParameters: url.searchParams.size ? query : null,
       multiValueQueryStringParameters: url.searchParams.size ? multiQuery : null,
       pathParameters: params.length ? pathParameters : null,
-      stageVariables: null,
+      stageVariables: stageVariables ?? null,
       requestContext: {
         accountId: '000000000000',
         apiId: 'local',

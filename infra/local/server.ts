@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getOrganizationUsagePlan } from '../../functions/organization/store';
 import { CHANNELS, routes, WORKERS } from '../../functions/resources';
 import { createLocalGateway, type LocalGatewayOptions } from './gateway';
-import { behindConsoleEdge } from './edge';
+import { behindConsoleEdge, originGate } from './edge';
+import { VIEWER_ADDRESS_HEADER, VIEWER_ADDRESS_STAGE_VARIABLE } from '#shared/http/caller-address';
 import { loadAuthorizer, loadFunction, loadHandler } from './handlers';
 import { createUsagePlanMeter, meteredPlanOf } from './rate-limiter';
 import { startTableStream, type StreamBatchHandler, type TableStream } from './table-stream';
@@ -166,6 +167,8 @@ function listen(server: Server, port: number): Promise<void> {
 export interface LocalServer {
   server: Server;
   url: string;
+  /** With `viewerEdge`, the API's own address behind the edge, as the execute-api URL is deployed. */
+  originUrl?: string;
   /** The table's stream consumers, as Lambda's event source mappings run them. */
   stream: TableStream;
   /** The declared queues in process, by name: their jobs wait for their time, then their worker takes them. */
@@ -194,6 +197,7 @@ export async function startLocalServer(
     scheduleEveryMs,
     asDeployed = false,
     streamPollGapMs,
+    viewerEdge = false,
   }: Pick<LocalGatewayOptions, 'aroundInvoke' | 'aroundAuthorize' | 'authorizerCacheTtlMs'> & {
     streamFrom?: 'TRIM_HORIZON' | 'LATEST';
     /** The shortest time between two reads of the stream, when not the reader's own (tests, which wait on it often). */
@@ -207,6 +211,12 @@ export async function startLocalServer(
      * and no URL follows the request's Host (tests of the deployed rule, shared/http/base-url.ts).
      */
     asDeployed?: boolean;
+    /**
+     * The deployed edge's hop (infra/cdk/console-site.ts, firewall.ts): the server's address is the distribution's,
+     * which adds the viewer's address and the origin secret to each request; the API's own address (`originUrl`, as
+     * the execute-api URL) refuses a request without the secret; and the stage counts the viewer's address.
+     */
+    viewerEdge?: boolean;
   } = {},
 ): Promise<LocalServer> {
   const { queues, settling } = await startLocalQueues();
@@ -218,14 +228,20 @@ export async function startLocalServer(
     return invoked.finally(() => stream.nudge());
   };
   const authorizeAlone: NonNullable<LocalGatewayOptions['aroundAuthorize']> = (authorize) => invocation(() => (aroundAuthorize ? aroundAuthorize(authorize) : authorize()));
-  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize: authorizeAlone, authorizerCacheTtlMs, meter: createUsagePlanMeter(meteredPlanOf(getOrganizationUsagePlan)) });
+  const stageVariables = viewerEdge ? { [VIEWER_ADDRESS_STAGE_VARIABLE]: VIEWER_ADDRESS_HEADER } : undefined;
+  const gateway = createLocalGateway({ routes, loadHandler, loadAuthorizer, aroundInvoke: invokeAndNudge, aroundAuthorize: authorizeAlone, authorizerCacheTtlMs, meter: createUsagePlanMeter(meteredPlanOf(getOrganizationUsagePlan)), stageVariables });
   const releaseCache = addLocalAuthorizerCache(gateway.authorizerCache);
-  const server = createServer(behindConsoleEdge(await withSimulatedTopics(gateway, stream)));
+  const originSecret = viewerEdge ? randomBytes(32).toString('base64url') : undefined;
+  const api = await withSimulatedTopics(gateway, stream);
+  const origin = originSecret === undefined ? api : originGate(originSecret, api);
+  const server = createServer(behindConsoleEdge(origin, { originSecret }));
+  const originServer = originSecret === undefined ? undefined : createServer(origin);
   await listen(server, port).catch(async (error: unknown) => {
     releaseCache();
     await stream.stop();
     throw error;
   });
+  if (originServer) await listen(originServer, 0);
   const { port: bound } = server.address() as AddressInfo;
   // The MCP server's tool calls come back here, to the address bound, whatever Host a request named.
   const releaseAddress = asDeployed ? () => undefined : serveLocallyAt(`http://127.0.0.1:${bound}`);
@@ -236,12 +252,15 @@ export async function startLocalServer(
     schedules?.stop();
     await stream.stop();
     for (const queue of queues.values()) queue.stop();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    for (const each of originServer ? [server, originServer] : [server]) {
+      each.closeAllConnections();
+      await new Promise((resolve) => each.close(resolve));
+    }
   };
   const busy = () => settling.some((installed) => installed.busy);
   const idle = async () => {
     while (busy()) await Promise.all(settling.map((installed) => installed.idle()));
   };
-  return { server, url: `http://localhost:${bound}`, stream, queues, busy, idle, close };
+  const originUrl = originServer ? `http://localhost:${(originServer.address() as AddressInfo).port}` : undefined;
+  return { server, url: `http://localhost:${bound}`, ...(originUrl ? { originUrl } : {}), stream, queues, busy, idle, close };
 }

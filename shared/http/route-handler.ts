@@ -1,4 +1,5 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { callerAddressOf } from './caller-address';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -70,7 +71,7 @@ export interface RawRequest {
   body: string | null;
   /** What the gateway's authorizer answered in its context (never shown to the caller): the MCP server's token for an OAuth access token. */
   authorizer: Readonly<Record<string, unknown>>;
-  /** The client's address as API Gateway saw the connection (never X-Forwarded-For, which the client writes). */
+  /** The caller's address: the viewer's behind the distribution, else the connection's; never a header the client writes (./caller-address.ts). */
   sourceIp: string | undefined;
 }
 
@@ -85,7 +86,7 @@ function rawRequest(event: APIGatewayProxyEvent): RawRequest {
   const headers = lowerCasedHeaders(event);
   // A route with a body schema has its JSON parsed in place by then; only the others, and one reading its body as text, keep the raw text.
   const body = typeof event.body !== 'string' ? null : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-  return { method: event.httpMethod, headers, body, authorizer: event.requestContext?.authorizer ?? {}, sourceIp: event.requestContext?.identity?.sourceIp };
+  return { method: event.httpMethod, headers, body, authorizer: event.requestContext?.authorizer ?? {}, sourceIp: callerAddressOf(event) };
 }
 
 /** The body of an action that takes no fields: `{}`, or none (read as `{}`); a field in it is refused by name. Its handler reads none. */

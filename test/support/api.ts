@@ -66,6 +66,8 @@ export async function sentAsAClientRetries<T = any>(send: () => Promise<ApiRespo
 
 export interface TestApi {
   readonly url: string;
+  /** With `viewerEdge`, the API's own address behind the edge (as the execute-api URL is deployed). */
+  readonly originUrl: string | undefined;
   /** A client with no Authorization header. */
   anonymous: Client;
   as: (apiKey: string) => Client;
@@ -150,14 +152,15 @@ export function useTestApi({
   scheduleEveryMs,
   authorizerCacheTtlMs,
   asDeployed,
+  viewerEdge,
   clock: clockKind,
-}: { events?: boolean; scheduleEveryMs?: number; authorizerCacheTtlMs?: number; asDeployed?: boolean; clock?: 'manual' } = {}): TestApi {
+}: { events?: boolean; scheduleEveryMs?: number; authorizerCacheTtlMs?: number; asDeployed?: boolean; viewerEdge?: boolean; clock?: 'manual' } = {}): TestApi {
   let local: LocalServer | undefined;
   let url = '';
   const time = manualTime(() => local!, events);
   beforeAll(async () => {
     if (clockKind === 'manual') time.start();
-    local = await startLocalServer(0, { events, scheduleEveryMs, authorizerCacheTtlMs, asDeployed, streamPollGapMs: STREAM_POLL_GAP_MS, ...attributingCalls });
+    local = await startLocalServer(0, { events, scheduleEveryMs, authorizerCacheTtlMs, asDeployed, viewerEdge, streamPollGapMs: STREAM_POLL_GAP_MS, ...attributingCalls });
     url = local.url;
   });
   afterEach(() => {
@@ -177,6 +180,9 @@ export function useTestApi({
   return {
     get url() {
       return url;
+    },
+    get originUrl() {
+      return local?.originUrl;
     },
     anonymous: clientFor(() => url),
     eventsCaughtUp: () => local!.stream.caughtUp(),
