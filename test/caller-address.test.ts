@@ -6,7 +6,7 @@ const event = (headers: Record<string, string> | null, stageVariables: Record<st
 
 describe('the caller address every per-source limit counts', () => {
   it("is the connection's on a stage that does not say the distribution is its one way in, whatever the headers say", () => {
-    for (const stage of [null, {}, { other: VIEWER_ADDRESS_HEADER }]) {
+    for (const stage of [null, {}, { other: VIEWER_ADDRESS_HEADER }] as (Record<string, string> | null)[]) {
       expect(callerAddressOf(event({ [VIEWER_ADDRESS_HEADER]: '203.0.113.9', 'x-forwarded-for': '203.0.113.8' }, stage))).toBe('198.51.100.1');
     }
   });

@@ -10,6 +10,7 @@ import { DEFAULT_CONCURRENCY, readOptions } from '../infra/cdk/options';
 import { readFileSync } from 'node:fs';
 import { greaterThanPattern, INBOUND_RETRY_AFTER_SECONDS, IPV4_URL_RULES } from '../infra/cdk/firewall';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
+import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER, VIEWER_ADDRESS_STAGE_VARIABLE } from '#shared/http/caller-address';
 import { routes } from '../functions/resources';
 import { getOAuthAuthorize } from '../functions/oauth/routes';
 import { DYNAMO_ACTIONS, routeId } from '#shared/routes/route';
@@ -456,12 +457,14 @@ describe('options by context', () => {
     for (const [id, fn] of routeFunctions(tuned)) expect(fn.Properties.Environment.Variables.PUBLIC_BASE_URL, id).toBe('https://api.example.com');
   });
 
-  it('puts AWS WAF in front of the stage only when configured: the common rule set and a rate per IP, associated with the API’s stage', () => {
+  it('puts AWS WAF in front of the stage unless -c waf=false: the origin secret first, the common rule set, and rates per viewer, associated with the API’s stage', () => {
     const [aclId, acl] = only(tuned, 'AWS::WAFv2::WebACL');
     expect(acl.Properties).toMatchObject({ Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const perViewer = { AggregateKeyType: 'FORWARDED_IP', ForwardedIPConfig: { HeaderName: VIEWER_ADDRESS_HEADER, FallbackBehavior: 'MATCH' } };
     expect(acl.Properties.Rules).toEqual([
+      expect.objectContaining({ Name: 'OriginSecretMissing', Priority: 0, Action: { Block: {} } }),
       expect.objectContaining({
-        Priority: 0,
+        Priority: 1,
         OverrideAction: { None: {} },
         Statement: {
           ManagedRuleGroupStatement: {
@@ -471,11 +474,12 @@ describe('options by context', () => {
           },
         },
       }),
-      expect.objectContaining({ Name: 'BodyOverLimit', Priority: 1 }),
-      expect.objectContaining({ Name: 'InboundBodyOverLimit', Priority: 2 }),
-      expect.objectContaining({ Priority: 3, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, AggregateKeyType: 'IP' } } }),
-      expect.objectContaining({ Name: 'InboundRatePerIp', Priority: 4 }),
-      expect.objectContaining({ Name: 'IPv4UrlOutsideOAuth', Priority: 5, Action: { Block: {} } }),
+      expect.objectContaining({ Name: 'BodyOverLimit', Priority: 2 }),
+      expect.objectContaining({ Name: 'InboundBodyOverLimit', Priority: 3 }),
+      expect.objectContaining({ Priority: 4, Action: { Block: {} }, Statement: { RateBasedStatement: { Limit: 500, ...perViewer } } }),
+      expect.objectContaining({ Name: 'InboundRatePerIp', Priority: 5 }),
+      expect.objectContaining({ Name: 'AnonymousRatePerIp', Priority: 6 }),
+      expect.objectContaining({ Name: 'IPv4UrlOutsideOAuth', Priority: 7, Action: { Block: {} } }),
     ]);
     const [, association] = only(tuned, 'AWS::WAFv2::WebACLAssociation');
     expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
@@ -485,8 +489,54 @@ describe('options by context', () => {
     expect(stageArn).toContain(`"Ref":"${apiId}"`);
     expect(stageArn).toContain(`"Ref":"${stageId}"`);
     expect(stageArn).toMatch(/::\/restapis\/.*\/stages\//);
-    deployed.parent.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    deployed.parent.resourceCountIs('AWS::WAFv2::WebACL', 1);
+    synth({ alarmEmail: 'none', waf: 'false' }).parent.resourceCountIs('AWS::WAFv2::WebACL', 0);
+    for (const waf of ['no', 'False', 'true ']) expect(() => synth({ alarmEmail: 'none', waf })).toThrow(/Context waf must be true or false/);
     expect(() => synth({ wafRatePerIp: 5 })).toThrow(/wafRatePerIp must be a number from 10/);
+  });
+
+  it('makes the distribution the one way in: a REGIONAL API, the origin secret by reference, the viewer function and HSTS on every API path, the stage counting viewers', () => {
+    expect(only(deployed, 'AWS::ApiGateway::RestApi')[1].Properties.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
+    const [, distribution] = only(deployed, 'AWS::CloudFront::Distribution');
+    const config = distribution.Properties.DistributionConfig;
+    const apiOrigin = config.Origins.find((origin: Record<string, any>) => origin.CustomOriginConfig);
+    const [header] = apiOrigin.OriginCustomHeaders;
+    expect(header.HeaderName).toBe(ORIGIN_SECRET_HEADER);
+    // A dynamic reference to the generated secret: the template never holds the value.
+    expect(JSON.stringify(header.HeaderValue)).toMatch(/^\{"Fn::Join":\["",\["\{\{resolve:secretsmanager:",\{"Ref":"OriginSecret[0-9A-F]{8}"\},":SecretString:::\}\}"\]\]\}$/);
+    const apiBehaviors = [config.DefaultCacheBehavior, ...config.CacheBehaviors.filter((behavior: Record<string, any>) => behavior.TargetOriginId === apiOrigin.Id)];
+    const [viewerFunctionId] = Object.keys(deployed.parent.findResources('AWS::CloudFront::Function', { Properties: { FunctionConfig: { Comment: Match.stringLikeRegexp('viewer address') } } }));
+    const [headersPolicyId] = Object.keys(deployed.parent.findResources('AWS::CloudFront::ResponseHeadersPolicy', { Properties: { ResponseHeadersPolicyConfig: { Comment: Match.stringLikeRegexp('HSTS on the API') } } }));
+    for (const behavior of apiBehaviors) {
+      expect(behavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [viewerFunctionId, 'FunctionARN'] } }]);
+      expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: headersPolicyId });
+    }
+    expect(only(deployed, 'AWS::ApiGateway::Stage')[1].Properties.Variables).toEqual({ [VIEWER_ADDRESS_STAGE_VARIABLE]: VIEWER_ADDRESS_HEADER });
+    // Without the firewall the API's own URL stays open: the stage counts the connection, which no client can write.
+    expect(only(synth({ waf: 'false' }), 'AWS::ApiGateway::Stage')[1].Properties.Variables ?? {}).toEqual({});
+    // The firewall's first rule: only a request carrying the current or the previous origin secret passes.
+    const [, acl] = only(deployed, 'AWS::WAFv2::WebACL');
+    const first = acl.Properties.Rules[0];
+    const matched = first.Statement.NotStatement.Statement.OrStatement.Statements.map((statement: Record<string, any>) => JSON.stringify(statement.ByteMatchStatement.SearchString).match(/"Ref":"(OriginSecret\w*?)[0-9A-F]{8}"/)![1]);
+    expect(matched).toEqual(['OriginSecret', 'OriginSecretPrevious']);
+    expect(first.Statement.NotStatement.Statement.OrStatement.Statements[0].ByteMatchStatement).toMatchObject({ FieldToMatch: { SingleHeader: { Name: ORIGIN_SECRET_HEADER } }, PositionalConstraint: 'EXACTLY' });
+  });
+
+  it('stops one viewer on the anonymous routes that share a throttle, below that throttle, before their functions', () => {
+    const [, acl] = only(deployed, 'AWS::WAFv2::WebACL');
+    const rule = (acl.Properties.Rules as Array<Record<string, any>>).find((candidate) => candidate.Name === 'AnonymousRatePerIp')!;
+    const { Limit, AggregateKeyType, ScopeDownStatement } = rule.Statement.RateBasedStatement;
+    expect({ Limit, AggregateKeyType }).toEqual({ Limit: 300, AggregateKeyType: 'FORWARDED_IP' });
+    const scoped = new RegExp(ScopeDownStatement.RegexMatchStatement.RegexString);
+    const anonymous = routes.filter((route) => route.throttle && !route.path.startsWith('/v1/inbound/'));
+    expect(anonymous.length).toBeGreaterThan(4);
+    for (const route of anonymous) {
+      for (const path of [route.path, `/prod${route.path}`]) expect(scoped.test(path), path).toBe(true);
+      // Five minutes of the limit stay below one second of the route's shared throttle.
+      expect(Limit / 300, route.path).toBeLessThan(route.throttle!.rateLimit);
+    }
+    for (const path of ['/v1/leads', '/oauth/registerx', '/v1/sign-in/codes/x', '/x/oauth/token', '/v1/inbound/inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ']) expect(scoped.test(path), path).toBe(false);
+    expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
   });
 
   it('lets bodies the API takes through the firewall: the common rule set’s 8 KB body rule only counts, and a Content-Length over the route’s limit is answered 413', () => {
@@ -585,7 +635,7 @@ describe('options by context', () => {
     const [, acl] = only(tuned, 'AWS::WAFv2::WebACL');
     const rule = (acl.Properties.Rules as Array<Record<string, any>>).find((candidate) => candidate.Name === 'InboundRatePerIp')!;
     const { Limit, AggregateKeyType, ScopeDownStatement } = rule.Statement.RateBasedStatement;
-    expect({ Limit, AggregateKeyType }).toEqual({ Limit: 120, AggregateKeyType: 'IP' });
+    expect({ Limit, AggregateKeyType }).toEqual({ Limit: 120, AggregateKeyType: 'FORWARDED_IP' });
     // Scoped to the inbound route's own path, with or without the stage in front; no other path counts.
     const scoped = new RegExp(ScopeDownStatement.RegexMatchStatement.RegexString);
     expect(ScopeDownStatement.RegexMatchStatement.FieldToMatch).toEqual({ UriPath: {} });

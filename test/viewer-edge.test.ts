@@ -51,7 +51,7 @@ describe('the edge as deployed: one distribution in front of the API', () => {
     // The origin's own address is no address of the documented API (as the execute-api URL is not): its answers are
     // the firewall's, read as they come.
     const direct = (headers: Record<string, string>) => fetch(`${api.originUrl}/oauth/register`, { method: 'POST', body: registration, headers: { ...JSON_TYPE, ...headers } });
-    for (const headers of [{}, { [VIEWER_ADDRESS_HEADER]: '127.0.0.7' }, { [ORIGIN_SECRET_HEADER]: '' }, { [ORIGIN_SECRET_HEADER]: 'guessed-secret' }]) {
+    for (const headers of [{}, { [VIEWER_ADDRESS_HEADER]: '127.0.0.7' }, { [ORIGIN_SECRET_HEADER]: '' }, { [ORIGIN_SECRET_HEADER]: 'guessed-secret' }] as Record<string, string>[]) {
       const answer = await direct(headers);
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(await answer.json()).toEqual(refused);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { VIEWER_ADDRESS_HEADER, VIEWER_ADDRESS_STAGE_VARIABLE } from '#shared/http/caller-address';
 import { ArnFormat, CfnOutput, CfnResource, NestedStack, Stack, STACK_RESOURCE_LIMIT_CONTEXT, Validations, type StackProps } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
@@ -88,7 +89,8 @@ export class ApiStack extends Stack {
     const table = TableV2.fromTableName(this, 'Table', given.tableName);
     this.api = createRestApi(this);
     // The console and the API on one origin, the custom domain's when one is set: what the API's answers name.
-    const consoleSite = withConsole ? consoleDistribution(this, this.api, given.tableName, given.customDomain) : undefined;
+    const edge = withConsole ? consoleDistribution(this, this.api, given.tableName, given.customDomain) : undefined;
+    const consoleSite = edge?.distribution;
     const options: DeploymentOptions = consoleSite ? { ...given, consoleBaseUrl: `https://${consoleSite.distributionDomainName}` } : given;
     if (consoleSite) new CfnOutput(this, 'ConsoleUrl', { value: `https://${consoleSite.distributionDomainName}/console`, description: 'The owners’ console, with the API on the same origin' });
     addGatewayResponses(this.api, deployedBaseUrl(this, this.api, options));
@@ -98,7 +100,9 @@ export class ApiStack extends Stack {
     const tenantData = tenantDataAccessIn(this, table, options.tableName);
     const { functionFor } = new RouteFunctions(this, { api: this.api, options, monitoring, functionDefaults, tenantData });
     const methods = [...made, ...this.addRoutes(routes, options.samLocal, { authorizers, functionFor })];
-    const stage = deployStage(this.api, { routes, options, methods, after: [...this.functionStacks.values()].filter((stack) => stack.nestedStackParent === this) });
+    // Behind the distribution with the firewall, the distribution is the one way in: the stage counts the viewer's address.
+    const viewerEdge = edge !== undefined && options.waf !== undefined;
+    const stage = deployStage(this.api, { routes, options, methods, variables: viewerEdge ? { [VIEWER_ADDRESS_STAGE_VARIABLE]: VIEWER_ADDRESS_HEADER } : {}, after: [...this.functionStacks.values()].filter((stack) => stack.nestedStackParent === this) });
     addUsagePlans(this, this.api, stage);
     monitoring.addDashboard();
     this.methods = [...methods, ...this.routeStacks.flatMap((root) => root.methods)];
@@ -106,7 +110,8 @@ export class ApiStack extends Stack {
     // With the console, the domain is its distribution's (above); without (sam local's template), the stage's own.
     if (options.customDomain && !consoleSite) addCustomDomain(this, this.api, stage, options.customDomain);
     if (options.customDomain && consoleSite) new CfnOutput(this, 'CustomDomainUrl', { value: `https://${options.customDomain.domainName}/`, description: 'The URL to give integrators; the console is at /console' });
-    if (options.waf) new Firewall(this, 'Firewall', { stage, stageName: STAGE_NAME, ...options.waf });
+    if (!options.waf) Validations.of(this.api).acknowledge({ id: 'AwsSolutions-APIG3', reason: 'The operator left the firewall off (-c waf=false): stage throttling and API-key authorization protect the API, and each per-source limit counts the connection’s address.' });
+    if (options.waf) new Firewall(this, 'Firewall', { stage, stageName: STAGE_NAME, routes, ...options.waf, ...(edge ? { originSecrets: edge.originSecrets } : {}) });
     new CfnOutput(this, 'RestApiId', { value: this.api.restApiId, description: 'The admin CLI\'s --api, to put organizations in usage plans' });
   }
 

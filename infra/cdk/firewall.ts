@@ -7,6 +7,9 @@ import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-res
 import { PayloadTooLargeError } from '#shared/errors';
 import { MAX_CALL_PLATFORM_BYTES } from '../../functions/inbound-endpoints/schema';
 import { OAUTH_PATHS } from '../../functions/oauth/metadata';
+import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/caller-address';
+import { authorizerOf, type RouteDefinition } from '#shared/routes/route';
+import type { OriginSecrets } from './console-site';
 
 /**
  * A regular expression matching exactly the decimal numbers greater than `limit` (leading zeros allowed): AWS WAF
@@ -44,6 +47,15 @@ const escaped = (path: string) => path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 export const oauthEndpointsPath = (stageName: string) =>
   `^(?:/${stageName})?(?:${[OAUTH_PATHS.authorize, OAUTH_PATHS.token, OAUTH_PATHS.register].map(escaped).join('|')})$`;
 
+/**
+ * The paths (with or without the stage in front) of the routes no credential opens that have a throttle of their own,
+ * each path parameter one segment: the ones one source could spend for everyone.
+ */
+export const anonymousThrottledPath = (stageName: string, routes: readonly RouteDefinition[]) => {
+  const paths = [...new Set(routes.filter((route) => route.throttle && authorizerOf(route) === undefined).map((route) => route.path))];
+  return `^(?:/${stageName})?(?:${paths.map((path) => path.split(/\{\w+\}/).map(escaped).join('[^/]+')).join('|')})$`;
+};
+
 const INBOUND_RATE_BODY_KEY = 'inbound-rate-limited';
 /** WAF blocks a source until its count over the last 5 minutes falls below the limit: a minute is a fair wait to suggest. */
 export const INBOUND_RETRY_AFTER_SECONDS = 60;
@@ -61,10 +73,38 @@ export const INBOUND_RETRY_AFTER_SECONDS = 60;
 export class Firewall extends Construct {
   readonly acl: CfnWebACL;
 
-  /** `stageName` as written, not the stage's token: it goes into a regular expression. */
-  constructor(scope: Construct, id: string, { stage, stageName, ratePerIp, inboundRatePerIp }: { stage: Stage; stageName: string; ratePerIp: number; inboundRatePerIp: number }) {
+  /**
+   * `stageName` as written, not the stage's token: it goes into a regular expression. With `originSecrets` (the
+   * console's distribution in front), a request without the origin secret is refused first, and every rate counts the
+   * viewer's address the distribution wrote.
+   */
+  constructor(
+    scope: Construct,
+    id: string,
+    { stage, stageName, routes, ratePerIp, inboundRatePerIp, anonymousRatePerIp, originSecrets }: { stage: Stage; stageName: string; routes: readonly RouteDefinition[]; ratePerIp: number; inboundRatePerIp: number; anonymousRatePerIp: number; originSecrets?: OriginSecrets },
+  ) {
     super(scope, id);
     const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
+    // Behind the distribution, API Gateway sees CloudFront's address: the viewer's is the header the distribution wrote
+    // (its viewer-request function replaces any the client sent, and a request that did not come through it is refused).
+    const perSource = originSecrets
+      ? { aggregateKeyType: 'FORWARDED_IP', forwardedIpConfig: { headerName: VIEWER_ADDRESS_HEADER, fallbackBehavior: 'MATCH' } }
+      : { aggregateKeyType: 'IP' };
+    const carriesSecret = (secret: OriginSecrets['current']) => ({
+      byteMatchStatement: { fieldToMatch: { singleHeader: { Name: ORIGIN_SECRET_HEADER } }, positionalConstraint: 'EXACTLY', searchString: secret.secretValue.unsafeUnwrap(), textTransformations: [{ priority: 0, type: 'NONE' }] },
+    });
+    const originRule = originSecrets
+      ? [
+          {
+            // The one way in: the API's own (execute-api) URL answers only what the distribution sent, so no caller goes
+            // around the edge's counting. Refused as the gateway's WAF_FILTERED answer says.
+            name: 'OriginSecretMissing',
+            action: { block: {} },
+            statement: { notStatement: { statement: { orStatement: { statements: [carriesSecret(originSecrets.current), carriesSecret(originSecrets.previous)] } } } },
+            visibilityConfig: visibility('origin-secret-missing'),
+          },
+        ]
+      : [];
     const contentLengthOver = (limit: number) => ({
       regexMatchStatement: { fieldToMatch: { singleHeader: { Name: 'content-length' } }, regexString: greaterThanPattern(limit), textTransformations: [{ priority: 0, type: 'NONE' }] },
     });
@@ -83,10 +123,11 @@ export class Firewall extends Construct {
         [INBOUND_RATE_BODY_KEY, { contentType: 'APPLICATION_JSON', content: JSON.stringify(gatewayResponseBody(GATEWAY_RESPONSES.THROTTLED)) }],
       ]),
       visibilityConfig: visibility('sales-pipeline-waf'),
+      // In this order: each rule's priority is its place.
       rules: [
+        ...originRule,
         {
           name: 'AWSManagedRulesCommonRuleSet',
-          priority: 0,
           overrideAction: { none: {} },
           statement: {
             managedRuleGroupStatement: {
@@ -99,23 +140,20 @@ export class Firewall extends Construct {
         },
         {
           name: 'BodyOverLimit',
-          priority: 1,
           action: tooLarge(MAX_BODY_BYTES),
           statement: { andStatement: { statements: [contentLengthOver(MAX_BODY_BYTES), { notStatement: { statement: inbound } }] } },
           visibilityConfig: visibility('body-over-limit'),
         },
         {
           name: 'InboundBodyOverLimit',
-          priority: 2,
           action: tooLarge(MAX_CALL_PLATFORM_BYTES),
           statement: contentLengthOver(MAX_CALL_PLATFORM_BYTES),
           visibilityConfig: visibility('inbound-body-over-limit'),
         },
         {
           name: 'RatePerIp',
-          priority: 3,
           action: { block: {} },
-          statement: { rateBasedStatement: { limit: ratePerIp, aggregateKeyType: 'IP' } },
+          statement: { rateBasedStatement: { limit: ratePerIp, ...perSource } },
           visibilityConfig: visibility('rate-per-ip'),
         },
         {
@@ -123,15 +161,22 @@ export class Firewall extends Construct {
           // before each costs the inbound authorizer a read, and its posts to real ones before they spend the
           // organization's inbound quota. Answered as the gateway's throttle is, 429 RATE_LIMITED with Retry-After.
           name: 'InboundRatePerIp',
-          priority: 4,
           action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: INBOUND_RATE_BODY_KEY, responseHeaders: [{ name: 'Cache-Control', value: 'no-store' }, { name: 'Retry-After', value: String(INBOUND_RETRY_AFTER_SECONDS) }] } } },
-          statement: { rateBasedStatement: { limit: inboundRatePerIp, aggregateKeyType: 'IP', scopeDownStatement: inbound } },
+          statement: { rateBasedStatement: { limit: inboundRatePerIp, ...perSource, scopeDownStatement: inbound } },
           visibilityConfig: visibility('inbound-rate-per-ip'),
+        },
+        {
+          // The anonymous routes with a throttle of their own (sign-in, OAuth's registration, consent and token), which
+          // all their callers share: one source is stopped here, well below the throttle, before it can spend everyone's.
+          // Their functions' own per-source limits stay as the second wall.
+          name: 'AnonymousRatePerIp',
+          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: INBOUND_RATE_BODY_KEY, responseHeaders: [{ name: 'Cache-Control', value: 'no-store' }, { name: 'Retry-After', value: String(INBOUND_RETRY_AFTER_SECONDS) }] } } },
+          statement: { rateBasedStatement: { limit: anonymousRatePerIp, ...perSource, scopeDownStatement: { regexMatchStatement: { fieldToMatch: { uriPath: {} }, regexString: anonymousThrottledPath(stageName, routes), textTransformations: [{ priority: 0, type: 'NONE' }] } } } },
+          visibilityConfig: visibility('anonymous-rate-per-ip'),
         },
         {
           // The remote file inclusion rules, counted in the group, block as before on every path but OAuth's.
           name: 'IPv4UrlOutsideOAuth',
-          priority: 5,
           action: { block: {} },
           statement: {
             andStatement: {
@@ -143,7 +188,7 @@ export class Firewall extends Construct {
           },
           visibilityConfig: visibility('ipv4-url-outside-oauth'),
         },
-      ],
+      ].map((rule, priority) => ({ ...rule, priority })),
     });
     new CfnWebACLAssociation(this, 'Association', { resourceArn: stage.stageArn, webAclArn: this.acl.attrArn });
   }

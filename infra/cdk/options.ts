@@ -38,7 +38,7 @@ export interface DeploymentOptions {
    * An AWS WAF web ACL (managed common rule set, this many requests per 5 minutes per IP, and of them this many posts to
    * the public inbound URLs, which carry no key and whose unknown ids each cost the inbound authorizer a read).
    */
-  waf?: { ratePerIp: number; inboundRatePerIp: number };
+  waf?: { ratePerIp: number; inboundRatePerIp: number; anonymousRatePerIp: number };
   /** Every function's instruction set: arm64 deployed; x86_64 for `sam local` on an x86 machine (or a deploy that wants it). */
   architecture: 'arm64' | 'x86_64';
   /**
@@ -135,7 +135,11 @@ export function readOptions(node: Node): DeploymentOptions {
     const missing = Object.entries(domain).filter(([, value]) => value === undefined).map(([name]) => name);
     throw new Error(`A custom domain needs domainName, certificateArn, hostedZoneId and hostedZoneName; missing ${missing.join(', ')}`);
   }
-  const wafRate = node.tryGetContext('wafRatePerIp');
+  // -c waf=false on the command line, or "waf": false in cdk.json.
+  const wafGiven: unknown = node.tryGetContext('waf');
+  const waf = typeof wafGiven === 'boolean' ? String(wafGiven) : text('waf');
+  if (waf !== undefined && waf !== 'true' && waf !== 'false') throw new Error(`Context waf must be true or false (got "${waf}")`);
+  const wafOn = waf !== 'false' && !samLocal;
   /** A count, or `none` to leave it unset. */
   const limit = (name: string, fallback: number, range: { min: number; max: number }): number | undefined =>
     node.tryGetContext(name) === 'none' ? undefined : number(name, fallback, range);
@@ -152,9 +156,16 @@ export function readOptions(node: Node): DeploymentOptions {
     authorizerCacheTtlSeconds: number('authorizerCacheTtl', AUTHORIZER_CACHE_TTL_SECONDS.default, { max: AUTHORIZER_CACHE_TTL_SECONDS.max }),
     ...(text('smsOriginationIdentity') ? { smsOriginationIdentity: text('smsOriginationIdentity') } : {}),
     ...(given.length === 4 ? { customDomain: domain as NonNullable<DeploymentOptions['customDomain']> } : {}),
-    // AWS WAF's rate-based rules count over 5 minutes and need at least 10 (its minimum).
-    ...(wafRate !== undefined
-      ? { waf: { ratePerIp: number('wafRatePerIp', 2000, { min: 10, max: 2_000_000_000 }), inboundRatePerIp: number('wafInboundRatePerIp', 600, { min: 10, max: 2_000_000_000 }) } }
+    // On unless -c waf=false: with the console's distribution it is what closes the API's own URL and counts each viewer
+    // at the edge (firewall.ts). AWS WAF's rate-based rules count over 5 minutes and need at least 10 (its minimum).
+    ...(wafOn
+      ? {
+          waf: {
+            ratePerIp: number('wafRatePerIp', 2000, { min: 10, max: 2_000_000_000 }),
+            inboundRatePerIp: number('wafInboundRatePerIp', 600, { min: 10, max: 2_000_000_000 }),
+            anonymousRatePerIp: number('wafAnonymousRatePerIp', 300, { min: 10, max: 2_000_000_000 }),
+          },
+        }
       : {}),
     architecture,
     concurrency: {

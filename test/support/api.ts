@@ -54,7 +54,7 @@ function clientFor(baseUrl: () => string, apiKey?: string) {
  * is the outcome. A burst of concurrent writes to one record then asserts outcomes, not how many waited their turn
  * within one request on this machine.
  */
-export async function sentAsAClientRetries<T = any>(send: () => Promise<ApiResponse<T>>, attempts = 10): Promise<ApiResponse<T>> {
+export async function sentAsAClientRetries<T = any>(send: () => Promise<ApiResponse<T>>, attempts = 30): Promise<ApiResponse<T>> {
   const retryable = (res: ApiResponse<any>) => res.status === 503 || (res.status === 409 && ['CONFLICT', 'IDEMPOTENCY_IN_PROGRESS'].includes(res.body?.error?.code));
   let res = await send();
   for (let attempt = 1; attempt < attempts && retryable(res); attempt++) {

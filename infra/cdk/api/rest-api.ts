@@ -5,6 +5,7 @@ import {
   AccessLogFormat,
   ApiKeySourceType,
   Deployment,
+  EndpointType,
   LogGroupLogDestination,
   MethodLoggingLevel,
   ResponseType,
@@ -68,6 +69,9 @@ export function createRestApi(stack: Stack): RestApi {
     // body reaches its function base64-encoded, which the handlers decode (the local gateway does the same). So a
     // multipart/form-data post reaches the inbound function byte for byte, never mapped or re-encoded.
     binaryMediaTypes: ['*/*'],
+    // REGIONAL: the console's distribution is the API's edge. An EDGE endpoint would put a second, AWS-managed
+    // CloudFront between the two, which neither writes the viewer's address nor lets the firewall see it.
+    endpointConfiguration: { types: [EndpointType.REGIONAL] },
     deploy: false,
   });
   Validations.of(api).acknowledge({
@@ -77,10 +81,6 @@ export function createRestApi(stack: Stack): RestApi {
   Validations.of(api).acknowledge({
     id: 'AwsSolutions-APIG2',
     reason: 'Every function validates path, query and body with the same valibot schemas the OpenAPI document is built from.',
-  });
-  Validations.of(api).acknowledge({
-    id: 'AwsSolutions-APIG3',
-    reason: 'Stage throttling and API-key authorization protect the API; a WAF web ACL is an operator choice per account.',
   });
   return api;
 }
@@ -92,6 +92,8 @@ export interface StageProps {
   methods: readonly unknown[];
   /** What holds the methods (the route stacks): the deployment is made after them. */
   after: readonly IDependable[];
+  /** The stage's variables, which API Gateway gives every authorizer and function. */
+  variables: Record<string, string>;
 }
 
 /**
@@ -99,7 +101,7 @@ export interface StageProps {
  * throttle, per-route throttles, access log, tracing and its X-Ray sampling rule. Ids as RestApi's own deployment
  * names them, so the stage is the same resource it always was.
  */
-export function deployStage(api: RestApi, { routes, options, methods, after }: StageProps): Stage {
+export function deployStage(api: RestApi, { routes, options, methods, after, variables }: StageProps): Stage {
   const stack = Stack.of(api);
   const deployment = new Deployment(api, 'Deployment', { api, description: 'Every method of the API, in this stack and the route stacks' });
   // As RestApi's own deployment hashes its methods: a changed method makes a new deployment, which the stage then serves.
@@ -108,6 +110,7 @@ export function deployStage(api: RestApi, { routes, options, methods, after }: S
   const stage = new Stage(api, `DeploymentStage.${STAGE_NAME}`, {
     deployment,
     stageName: STAGE_NAME,
+    variables,
     // The whole API's ceiling, above any one organization's usage plan: it protects the table and the bill.
     throttlingRateLimit: options.throttle.rateLimit,
     throttlingBurstLimit: options.throttle.burstLimit,
