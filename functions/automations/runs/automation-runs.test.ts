@@ -529,8 +529,10 @@ describe('one organization’s bulk enrolment and another’s missed call', () =
     } finally {
       dynamo.middlewareStack.remove('stepsTaken');
     }
-    // The bulk steps filled every slot; the first to free took the text-back (K = 1), ahead of the 10 bulk steps waiting.
-    expect(taken.indexOf(quietRun.runId)).toBe(slots);
+    // The bulk steps filled the slots; the first to free took the text-back (K = 1), ahead of the 10 bulk steps waiting.
+    // On a slow machine a slot may free before the last is filled: the text-back is then taken sooner, never later.
+    expect(taken.indexOf(quietRun.runId)).toBeGreaterThanOrEqual(0);
+    expect(taken.indexOf(quietRun.runId)).toBeLessThanOrEqual(slots);
     expect(taken).toHaveLength(runs.length + 1);
     expect(sentFor(quiet.organizationId).map(({ to }) => to)).toEqual(['+61412377001']);
     expect(sentFor(bulk.organizationId)).toHaveLength(runs.length);
