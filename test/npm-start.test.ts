@@ -165,6 +165,17 @@ describe('npm start on a machine where things go wrong', () => {
     }
   });
 
+  it('refuses a VIEWER_EDGE other than true or false in one line naming it, before starting anything', async () => {
+    for (const value of ['yes', 'TRUE', 'true ']) {
+      const dynamoPort = await freePort();
+      const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort), VIEWER_EDGE: value }, () => false);
+      const { code, stderr } = await settled;
+      expect(code, value).toBe(1);
+      expect(stderr.trim().split('\n'), value).toEqual([`npm start: VIEWER_EDGE must be true or false (got "${value}").`]);
+      expect(await portInUse(dynamoPort), value).toBe(false);
+    }
+  });
+
   it('refuses a PUBLIC_BASE_URL that is no http(s) URL up to the stage in one line naming it, before starting anything', async () => {
     for (const value of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/prod?x=1']) {
       const dynamoPort = await freePort();

@@ -22,6 +22,11 @@ if (!/^\d{1,4}$/.test(authorizerCacheTtl) || Number(authorizerCacheTtl) > AUTHOR
   fail(`AUTHORIZER_CACHE_TTL must be whole seconds from 0 to ${AUTHORIZER_CACHE_TTL_SECONDS.max}, as the stack's authorizerCacheTtl (got "${authorizerCacheTtl}").`);
 }
 
+// As deployed behind the console's distribution with its firewall: the API's own address refuses what lacks the origin
+// secret, and every per-source limit counts the viewer's address the edge writes (docs/decisions/edge.md).
+const viewerEdge = process.env.VIEWER_EDGE || 'false';
+if (viewerEdge !== 'true' && viewerEdge !== 'false') fail(`VIEWER_EDGE must be true or false (got "${viewerEdge}").`);
+
 const startTimeout = process.env.START_TIMEOUT || String(DEFAULT_START_TIMEOUT_SECONDS);
 if (!/^\d{1,4}$/.test(startTimeout) || Number(startTimeout) < 1) fail(`START_TIMEOUT must be whole seconds from 1 to 9999 (got "${startTimeout}").`);
 
@@ -94,7 +99,7 @@ const { dynamodb, demo, local } = await (async () => {
 
   // After a DATA_DIR restart the stream consumer starts at the newest change: older ones had their events already.
   startingUp('starting the stream reader', patience);
-  const local = await startLocalServer(port, { streamFrom: restarted ? 'LATEST' : 'TRIM_HORIZON', authorizerCacheTtlMs: Number(authorizerCacheTtl) * 1000 }).catch(async (error: NodeJS.ErrnoException) => {
+  const local = await startLocalServer(port, { streamFrom: restarted ? 'LATEST' : 'TRIM_HORIZON', authorizerCacheTtlMs: Number(authorizerCacheTtl) * 1000, viewerEdge: viewerEdge === 'true' }).catch(async (error: NodeJS.ErrnoException) => {
     await dynamodb.stop();
     if (error.code === 'EADDRINUSE') fail(`PORT ${port} is already in use; stop what listens there or set PORT to a free port.`);
     throw error;
@@ -116,7 +121,7 @@ Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt
   curl -H "Authorization: Bearer ${demo.apiKey}" ${local.url}/v1/leads
   API reference: ${local.url}/docs   OpenAPI: ${local.url}/openapi
   Owners' console: ${local.url}/console  (a member with a phone signs in: the texted code is printed here)
-  ${authorizerCacheTtl === '0' ? 'Every request is authorized afresh (AUTHORIZER_CACHE_TTL=0).' : `A key's authorization is reused for ${authorizerCacheTtl} s, as deployed: a revoked key works until then (AUTHORIZER_CACHE_TTL=0 asks every time).`}
+${local.originUrl ? `  The edge as deployed (VIEWER_EDGE=true): ${local.url} is the distribution; the API's own address ${local.originUrl} refuses requests without the origin secret.\n` : ''}  ${authorizerCacheTtl === '0' ? 'Every request is authorized afresh (AUTHORIZER_CACHE_TTL=0).' : `A key's authorization is reused for ${authorizerCacheTtl} s, as deployed: a revoked key works until then (AUTHORIZER_CACHE_TTL=0 asks every time).`}
 
 Press Ctrl-C to stop.`);
 
