@@ -160,12 +160,15 @@ function fetchDocument(clientId: string): Promise<{ text: string; cacheControl?:
       reach,
       {
         method: 'GET',
-        headers: { accept: 'application/json', 'user-agent': 'SalesPipeline-OAuth/1.0' },
+        // One connection per fetch, closed once its answer is read or refused: none is kept in a pool for a host that
+        // anyone can name (the global agent keeps each for reuse, toward the sandbox's 1 024 descriptors).
+        agent: false,
+        headers: { accept: 'application/json', 'user-agent': 'SalesPipeline-OAuth/1.0', connection: 'close' },
         ...(reach.local && clientDocumentHosts.ca ? { ca: clientDocumentHosts.ca } : {}),
       },
       (answer) => {
         if (answer.statusCode !== 200) {
-          answer.resume();
+          answer.destroy();
           return reject(refused(`its host answered ${answer.statusCode}${answer.statusCode && answer.statusCode >= 300 && answer.statusCode < 400 ? ' (a redirect, which is not followed)' : ''}`));
         }
         const chunks: Buffer[] = [];

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useTestApi } from '../../test/support/api';
-import { clientDocumentHost, consent, hangingHost, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
+import { clientDocumentHost, consent, hangingHost, tricklingHost, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
 import { clientDocumentHosts, OAUTH_LIMITS } from './settings';
 import { forgetClientDocuments, resolveClient } from './clients';
 import { outboundDns } from '#shared/net/outbound';
@@ -314,6 +314,43 @@ describe('a client ID metadata document’s host that never answers', () => {
     // The failure is kept: the consent page asked at once does not ask the host.
     expect(await answerTo({ client_id: clientId })).toEqual([400, 'client_id', expect.stringContaining('no answer within 2 s')]);
     expect(host.connections()).toBe(1);
+  });
+
+  it.each([
+    ['that never answers', hangingHost],
+    ['that answers 200 and never ends the document', tricklingHost],
+  ])('leaves no connection open at a host %s once the deadline refuses the fetch', async (_, start) => {
+    const host = await start();
+    trust(host);
+    forgetClientDocuments();
+    const clientIds = Array.from({ length: 5 }, (_, i) => `${host.origin}/held-${i}.json`);
+    const fetches = clientIds.map((clientId) => resolveClient(clientId).then(() => 'resolved', (error: OAuthError) => error.description));
+    await host.received(clientIds.length);
+    expect(host.openConnections()).toBe(clientIds.length);
+    await api.clock.advance(OAUTH_LIMITS.documentDeadlineMs);
+    expect(await Promise.all(fetches)).toEqual(clientIds.map((clientId) => `The client ID metadata document at ${clientId} could not be read: no answer within 2 s`));
+    // Every socket is closed by the fetch's own deadline, not left to the host or an agent's idle timer.
+    await vi.waitFor(() => expect(host.openConnections()).toBe(0));
+  });
+
+  it('leaves no connection open after the consent page answers 400 for documents that never end', async () => {
+    const host = await tricklingHost();
+    trust(host);
+    forgetClientDocuments();
+    const pages = Array.from({ length: 5 }, (_, i) => answerTo({ client_id: `${host.origin}/page-${i}.json` }));
+    await host.received(pages.length);
+    await api.clock.advance(OAUTH_LIMITS.documentDeadlineMs);
+    expect((await Promise.all(pages)).map((answer) => (answer === 200 ? 200 : answer[0]))).toEqual(pages.map(() => 400));
+    await vi.waitFor(() => expect(host.openConnections()).toBe(0));
+  });
+
+  it('keeps no connection to a host once its answer is read, even one it refused (a 404, a redirect)', async () => {
+    const host = await clientDocumentHost((origin) => ({ '/moved.json': { location: `${origin}/elsewhere.json` } }));
+    trust(host);
+    forgetClientDocuments();
+    const answers = await Promise.all(['/missing.json', '/moved.json', '/gone.json'].map((path) => answerTo({ client_id: `${host.origin}${path}` })));
+    expect(answers.map((answer) => (answer === 200 ? 200 : answer[0]))).toEqual([400, 400, 400]);
+    await vi.waitFor(() => expect(host.openConnections()).toBe(0));
   });
 
   it('flooded: holds no more than the route’s reserved concurrency in flight, answers the rest 503 with Retry-After, and other routes are answered meanwhile', async () => {

@@ -121,7 +121,7 @@ function localhostCertificate(): { key: string; cert: string } {
 /** A local https host: listening on 127.0.0.1, named `localhost`, closed after the file; its connections and requests counted. */
 async function localHost(answer: (request: IncomingMessage, response: ServerResponse) => void) {
   const { key, cert } = localhostCertificate();
-  let [connections, requests] = [0, 0];
+  let [connections, requests, open] = [0, 0, 0];
   let waiting: { count: number; resolve: () => void }[] = [];
   const server: Server = createServer({ key, cert }, (request, response) => {
     requests += 1;
@@ -129,6 +129,10 @@ async function localHost(answer: (request: IncomingMessage, response: ServerResp
     answer(request, response);
   });
   server.on('secureConnection', () => void (connections += 1));
+  server.on('connection', (socket) => {
+    open += 1;
+    socket.on('close', () => void (open -= 1));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   afterAll(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
   const { port } = server.address() as AddressInfo;
@@ -139,6 +143,8 @@ async function localHost(answer: (request: IncomingMessage, response: ServerResp
     ca: cert,
     /** TLS connections accepted so far. */
     connections: () => connections,
+    /** Connections still open now, as the host sees them. */
+    openConnections: () => open,
     /** Resolves once this many requests have been received. */
     received: (count: number) => new Promise<void>((resolve) => (requests >= count ? resolve() : waiting.push({ count, resolve }))),
   };
@@ -160,6 +166,14 @@ export async function clientDocumentHost(documents: (origin: string) => Record<s
     response.end(typeof document === 'string' ? document : JSON.stringify(document ?? {}));
   });
   return { ...host, requests: (path: string) => requests.get(path) ?? 0 };
+}
+
+/** An https host on this machine that answers 200 and the start of a document, then never sends the rest. */
+export async function tricklingHost() {
+  return localHost((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write('{"client_id":');
+  });
 }
 
 /**
