@@ -111,6 +111,9 @@ const { dynamodb, demo, local } = await (async () => {
 // The texts the local SMS provider "sends" (a member's sign-in code among them), where the developer reads them.
 showLocalTexts((sms) => console.log(`SMS to ${sms.to}: ${sms.body}`));
 
+const edgeLine = local.originUrl
+  ? `  The edge as deployed (VIEWER_EDGE=true): ${local.url} is the distribution; the API's own address\n  ${local.originUrl} refuses requests without the origin secret.\n`
+  : '';
 console.log(`
 Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)
   DynamoDB Local: ${dynamodb.endpoint}, table ${tableName}${dataDir ? `, data in ${dataDir}` : ', in memory'}
@@ -121,7 +124,7 @@ Sales Pipeline API running at ${local.url}  (ready in ${((Date.now() - startedAt
   curl -H "Authorization: Bearer ${demo.apiKey}" ${local.url}/v1/leads
   API reference: ${local.url}/docs   OpenAPI: ${local.url}/openapi
   Owners' console: ${local.url}/console  (a member with a phone signs in: the texted code is printed here)
-${local.originUrl ? `  The edge as deployed (VIEWER_EDGE=true): ${local.url} is the distribution; the API's own address ${local.originUrl} refuses requests without the origin secret.\n` : ''}  ${authorizerCacheTtl === '0' ? 'Every request is authorized afresh (AUTHORIZER_CACHE_TTL=0).' : `A key's authorization is reused for ${authorizerCacheTtl} s, as deployed: a revoked key works until then (AUTHORIZER_CACHE_TTL=0 asks every time).`}
+${edgeLine}  ${authorizerCacheTtl === '0' ? 'Every request is authorized afresh (AUTHORIZER_CACHE_TTL=0).' : `A key's authorization is reused for ${authorizerCacheTtl} s, as deployed: a revoked key works until then (AUTHORIZER_CACHE_TTL=0 asks every time).`}
 
 Press Ctrl-C to stop.`);
 
