@@ -437,8 +437,10 @@ describe('the API stack', () => {
     // The consent page signs its CSRF tokens with the key (functions/oauth/consent.ts); registration and tokens do not.
     expect(oauth.filter(readsCursorKey).map((route) => route.operationId)).toEqual(['getOAuthAuthorize', 'postOAuthAuthorize']);
     expect(publicIds).toEqual(expect.arrayContaining(oauth.filter((route) => !readsCursorKey(route)).map(routeId)));
-    // Beside the origin secrets, which the distribution and the firewall resolve (test/cdk-nag.test.ts).
-    const [secretId] = Object.keys(apiTemplate.findResources('AWS::SecretsManager::Secret')).filter((id) => !id.startsWith('OriginSecret'));
+    // Beside the origin secrets, which the distribution and the firewall resolve (test/cdk-nag.test.ts): exactly those three.
+    const secretIds = Object.keys(apiTemplate.findResources('AWS::SecretsManager::Secret'));
+    expect(secretIds.map((id) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['CursorSigningKey', 'OriginSecret', 'OriginSecretPrevious']);
+    const [secretId] = secretIds.filter((id) => !id.startsWith('OriginSecret'));
     expect(secretId).toMatch(/^CursorSigningKey/);
     /** The secret as a function's template refers to it: its Ref, or the nested stack's parameter carrying it. */
     const isSecretRef = (value: unknown) => /^(referenceto\w*)?CursorSigningKey\w*$/.test(String((value as { Ref?: string })?.Ref));
