@@ -154,24 +154,16 @@ describe('npm start on a machine where things go wrong', () => {
     expect(await portInUse(dynamoPort)).toBe(false);
   });
 
-  it('refuses an AUTHORIZER_CACHE_TTL that is not whole seconds up to 3600 in one line naming it, before starting anything', async () => {
-    for (const value of ['soon', '1.5', '3601']) {
+  it.each([
+    ['AUTHORIZER_CACHE_TTL', 'that is not whole seconds up to 3600', ['soon', '1.5', '3601'], (value: string) => `AUTHORIZER_CACHE_TTL must be whole seconds from 0 to 3600, as the stack's authorizerCacheTtl (got "${value}").`],
+    ['VIEWER_EDGE', 'other than true or false', ['yes', 'TRUE', 'true '], (value: string) => `VIEWER_EDGE must be true or false (got "${value}").`],
+  ] as const)('refuses a %s %s in one line naming it, before starting anything', async (variable, _, values, message) => {
+    for (const value of values) {
       const dynamoPort = await freePort();
-      const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort), AUTHORIZER_CACHE_TTL: value }, () => false);
+      const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort), [variable]: value }, () => false);
       const { code, stderr } = await settled;
       expect(code, value).toBe(1);
-      expect(stderr.trim().split('\n'), value).toEqual([`npm start: AUTHORIZER_CACHE_TTL must be whole seconds from 0 to 3600, as the stack's authorizerCacheTtl (got "${value}").`]);
-      expect(await portInUse(dynamoPort), value).toBe(false);
-    }
-  });
-
-  it('refuses a VIEWER_EDGE other than true or false in one line naming it, before starting anything', async () => {
-    for (const value of ['yes', 'TRUE', 'true ']) {
-      const dynamoPort = await freePort();
-      const { settled } = npmStart({ PORT: String(await freePort()), DYNAMODB_PORT: String(dynamoPort), VIEWER_EDGE: value }, () => false);
-      const { code, stderr } = await settled;
-      expect(code, value).toBe(1);
-      expect(stderr.trim().split('\n'), value).toEqual([`npm start: VIEWER_EDGE must be true or false (got "${value}").`]);
+      expect(stderr.trim().split('\n'), value).toEqual([`npm start: ${message(value)}`]);
       expect(await portInUse(dynamoPort), value).toBe(false);
     }
   });

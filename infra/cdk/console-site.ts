@@ -214,7 +214,6 @@ export function consoleDistribution(stack: Stack, api: RestApi, tableName: strin
     ...(customDomain ? onCustomDomain(stack, customDomain) : {}),
     defaultBehavior: toApi,
     additionalBehaviors: {
-      '/v1/*': toApi,
       [`${CONSOLE_PATH}*`]: {
         origin: S3BucketOrigin.withOriginAccessControl(files),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
