@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -7,6 +7,7 @@ import { scopeResources } from '#shared/auth/scopes';
 import { handler as authorizer } from '../authorizer';
 import { organizationKeys } from '../organization/entity';
 import { useTestApi } from '../../test/support/api';
+import { commandsSentBy } from '../../test/support/dynamo-calls';
 import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
 import { mcpTokenOf, findSecret } from './secrets';
 import { unauthorizedChallenge } from './metadata';
@@ -19,29 +20,6 @@ import { unauthorizedChallenge } from './metadata';
 const api = useTestApi();
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const ARN = 'arn:aws:execute-api:ap-southeast-2:123456789012:abc123/prod';
-
-afterEach(() => vi.restoreAllMocks());
-
-const TIMEOUT = () => Object.assign(new Error('Request timed out'), { name: 'TimeoutError' });
-
-/**
- * The commands `action` sent through the shared client (the authorizer is no route, so test/support/dynamo-calls.ts does
- * not attribute its calls); the call numbered `failing` (from 0), if given, fails as a timeout instead.
- */
-async function sentBy(action: () => Promise<unknown>, failing = -1): Promise<string[]> {
-  const send = dynamo.send.bind(dynamo);
-  const sent: string[] = [];
-  vi.spyOn(dynamo, 'send').mockImplementation(((command: object) => {
-    sent.push(command.constructor.name);
-    return sent.length - 1 === failing ? Promise.reject(TIMEOUT()) : send(command as never);
-  }) as never);
-  try {
-    await action();
-  } finally {
-    vi.restoreAllMocks();
-  }
-  return sent;
-}
 
 /** A grant made with a new organization's key for `scope`: its access and refresh tokens. */
 async function granted(scope = 'read') {
@@ -90,7 +68,7 @@ describe("the authorizer's answer for an access token", () => {
   it('anywhere but POST /mcp: Unauthorized, before any read (a near miss in method or path as well)', async () => {
     const grant = await granted();
     for (const [method, path] of [['GET', '/v1/leads'], ['GET', '/mcp'], ['POST', '/mcp/'], ['POST', '/mcpx'], ['POST', '/v1/mcp']]) {
-      const calls = await sentBy(() => expect(authorizer(eventOf(grant.access_token, method!, path!)), `${method} ${path}`).rejects.toThrow('Unauthorized'));
+      const calls = await commandsSentBy(() => expect(authorizer(eventOf(grant.access_token, method!, path!)), `${method} ${path}`).rejects.toThrow('Unauthorized'));
       expect(calls, `${method} ${path}`).toEqual([]);
     }
   });
@@ -116,14 +94,14 @@ describe("the authorizer's answer for an access token", () => {
 
   it('when any read it makes fails (each in turn): an error other than Unauthorized, so API Gateway answers 503, not 401', async () => {
     const grant = await granted();
-    const reads = await sentBy(() => authorizer(eventOf(grant.access_token, 'POST', '/mcp')));
+    const reads = await commandsSentBy(() => authorizer(eventOf(grant.access_token, 'POST', '/mcp')));
     // The token (by its hash), then its grant and key, the grant's last use, and the organization's settings.
-    expect(reads).toEqual(['QueryCommand', 'GetCommand', 'GetCommand', 'UpdateCommand', 'GetCommand']);
+    expect(reads).toEqual(['QueryCommand', 'GetItemCommand', 'GetItemCommand', 'UpdateItemCommand', 'GetItemCommand']);
     for (const [failing, command] of reads.entries()) {
       let answer: unknown;
-      await sentBy(async () => void (answer = await authorizer(eventOf(grant.access_token, 'POST', '/mcp')).catch((error: Error) => error)), failing);
+      await commandsSentBy(async () => void (answer = await authorizer(eventOf(grant.access_token, 'POST', '/mcp')).catch((error: Error) => error)), failing);
       // The grant's last use is bookkeeping: its failure is ignored, and the token still allowed.
-      if (command === 'UpdateCommand') expect(answer, `${failing}: ${command}`).toMatchObject({ principalId: expect.stringMatching(/^key_/) });
+      if (command === 'UpdateItemCommand') expect(answer, `${failing}: ${command}`).toMatchObject({ principalId: expect.stringMatching(/^key_/) });
       else expect(String(answer), `${failing}: ${command}`).toMatch(/^Error: The OAuth token store could not be read$/);
     }
   });

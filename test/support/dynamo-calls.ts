@@ -149,3 +149,30 @@ export async function countIndexQueries<T>(index: IndexName, action: () => Promi
     indexQueries = undefined;
   }
 }
+
+let failingCalls: { sent: string[]; failing: number } | undefined;
+
+dynamo.middlewareStack.add(
+  (next, context) => async (args) => {
+    if (!failingCalls) return next(args);
+    const index = failingCalls.sent.push(String(context.commandName)) - 1;
+    if (index === failingCalls.failing) throw Object.assign(new Error('Request timed out'), { name: 'TimeoutError' });
+    return next(args);
+  },
+  { step: 'initialize', name: 'testFailingCall' },
+);
+
+/**
+ * The commands anything in this process sent while `action` ran, the authorizers' too (no route's, so
+ * measureDynamoCalls leaves them out); the call numbered `failing` (from 0), if given, fails as a timeout instead.
+ */
+export async function commandsSentBy(action: () => Promise<unknown>, failing = -1): Promise<string[]> {
+  const run = { sent: [] as string[], failing };
+  failingCalls = run;
+  try {
+    await action();
+  } finally {
+    failingCalls = undefined;
+  }
+  return run.sent;
+}
