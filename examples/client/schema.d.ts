@@ -14960,7 +14960,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            409: components["responses"]["Conflict"];
+            /** @description RATE_LIMITED: one client address asked for the consent page 30 times this minute; or the route’s ceiling, shared by every caller, was met. Wait the Retry-After seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];
             504: components["responses"]["Timeout"];

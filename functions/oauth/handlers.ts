@@ -20,7 +20,7 @@ import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './sc
 import { mayGrant } from './scopes';
 import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens } from './store';
 import * as routes from './routes';
-import { limitConsent, limitRegistration, limitTokenAddress, limitTokenClient } from './limit-sources';
+import { limitAuthorizePage, limitConsent, limitRegistration, limitTokenAddress, limitTokenClient } from './limit-sources';
 
 /**
  * The handlers of OAuth's routes, one per route, named by its operationId. The metadata reads no table (no DynamoDB
@@ -78,6 +78,7 @@ export const registerOAuthClientHandler = apiHandler(routes.registerOAuthClient,
 const cookiePathOf = (base: string) => `${new URL(base).pathname.replace(/\/$/, '')}${OAUTH_PATHS.authorize}`;
 
 export const getOAuthAuthorizeHandler = apiHandler(routes.getOAuthAuthorize, async ({ query, request }) => {
+  await limitAuthorizePage(request);
   const base = baseOf(request.headers);
   return pageAnswer(await checkAuthorizationRequest(query, mcpResourceOf(base)), query, base, request.headers.cookie, undefined, await consentingMember(request.headers.cookie));
 });

@@ -15,6 +15,9 @@ const addressOf = (request: RawRequest) => sourceOfAddress(request.sourceIp);
 export const limitRegistration = (request: RawRequest) =>
   admitSource([[OAUTH_SOURCE_LIMITS.registerPerMinute, addressOf(request)], [OAUTH_SOURCE_LIMITS.registerPerHour, addressOf(request)]], oauthSourceLimited);
 
+/** The consent page asked for: refused with the API's envelope, as its other refusals are, before it reads or fetches. */
+export const limitAuthorizePage = (request: RawRequest) => admitSource([[OAUTH_SOURCE_LIMITS.authorizePagePerMinute, addressOf(request)]], sourceLimited);
+
 /** The consent page is a page a person posts: refused with the API's envelope, as its other refusals are. */
 export const limitConsent = (request: RawRequest) => admitSource([[OAUTH_SOURCE_LIMITS.consentPerMinute, addressOf(request)]], sourceLimited);
 

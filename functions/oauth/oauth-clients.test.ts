@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { useTestApi } from '../../test/support/api';
-import { clientDocumentHost, consent, hangingHost, tricklingHost, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
+import { clientDocumentHost, consent, hangingHost, tricklingHost, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient, consentPage, consentPageAnswer } from '../../test/support/oauth';
 import { clientDocumentHosts, OAUTH_LIMITS } from './settings';
 import { forgetClientDocuments, resolveClient } from './clients';
 import { outboundDns } from '#shared/net/outbound';
@@ -17,7 +17,7 @@ const authorizePath = (params: Record<string, string | undefined>) => {
   const query = { response_type: 'code', redirect_uri: LOOPBACK_REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 'xyz', ...params };
   return `/oauth/authorize?${new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined))}`;
 };
-const authorize = (params: Record<string, string | undefined>) => api.anonymous.get(authorizePath(params));
+const authorize = (params: Record<string, string | undefined>) => consentPageAnswer(`${api.url}${authorizePath(params)}`);
 
 /** What the consent page answered: 200 (the page), or the status, the field and the message of a refusal. */
 async function answerTo(params: Record<string, string | undefined>) {
@@ -206,7 +206,7 @@ describe('a client ID metadata document', () => {
     expect(await refusal('/gone.json')).toBe('could not be read: its host answered 302 (a redirect, which is not followed)');
     expect(await refusal('/missing.json')).toBe('could not be read: its host answered 404');
     // Unnamed, the page names the client by its host.
-    const page = await fetch(`${api.url}${authorizePath({ client_id: `${host.origin}/unnamed.json` })}`);
+    const page = await consentPage(`${api.url}${authorizePath({ client_id: `${host.origin}/unnamed.json` })}`);
     expect(await page.text()).toContain(`<strong>${host.hostPort}</strong> asks`);
   });
 
@@ -369,7 +369,7 @@ describe('a client ID metadata document’s host that never answers', () => {
     });
     await Promise.all([host.received(bound), allTurnedAway]);
     expect([host.open(), host.connections()]).toEqual([bound, bound]);
-    for (const res of answered as Awaited<ReturnType<typeof authorize>>[]) expect([res.status, res.body?.error?.code, res.headers?.get('retry-after')]).toEqual([503, 'SERVICE_UNAVAILABLE', '1']);
+    for (const res of answered as Awaited<ReturnType<typeof authorize>>[]) expect([res.status, res.body?.error?.code, res.headers?.['retry-after']]).toEqual([503, 'SERVICE_UNAVAILABLE', '1']);
     // Meanwhile a keyed route, and the token endpoint, are answered.
     expect((await api.as(apiKey).get('/v1/leads')).status).toBe(200);
     expect((await token({ grant_type: 'refresh_token', refresh_token: 'unknown', client_id: await registeredClient(api) })).status).toBe(400);

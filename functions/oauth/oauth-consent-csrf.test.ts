@@ -7,7 +7,7 @@ import { useTestApi } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { requestFrom, type AnsweredFrom } from '../../test/support/from-address';
 import { codeTextedTo } from '../../test/support/member-session';
-import { formFieldsOf, LOOPBACK_REDIRECT, pkce, registeredClient } from '../../test/support/oauth';
+import { formFieldsOf, LOOPBACK_REDIRECT, pkce, registeredClient, consentPage as pageOf } from '../../test/support/oauth';
 
 /**
  * The consent page's CSRF token, which only this server makes, bound to the page's cookie and to the console session
@@ -41,7 +41,7 @@ async function signedIn(role: MemberRole) {
 /** A registered client's consent page, as the browser asks for it (with its console session, if any): its form and its CSRF cookie. */
 async function consentPage(session?: string) {
   const query = new URLSearchParams({ response_type: 'code', client_id: await registeredClient(api), redirect_uri: LOOPBACK_REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256', state: 'xyz' });
-  const page = await fetch(`${api.url}/oauth/authorize?${query}`, { headers: session ? { cookie: session } : {} });
+  const page = await pageOf(`${api.url}/oauth/authorize?${query}`, session ? { cookie: session } : {});
   expect(page.status).toBe(200);
   const html = await page.text();
   const csrfCookie = /^oauth_csrf=[A-Za-z0-9_-]{32}/.exec(page.headers.get('set-cookie') ?? '')![0];

@@ -4,7 +4,7 @@ import { API_KEY_SCOPES, scopeAllows } from '#shared/auth/scopes';
 import { covers, mayGrant, narrowerScope } from './scopes';
 import { useTestApi } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
-import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
+import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient, consentPage } from '../../test/support/oauth';
 
 /** The authorization endpoint and its consent page: what it refuses before the person answers, and what it shows again. */
 const api = useTestApi();
@@ -33,7 +33,7 @@ describe('the authorization endpoint, before the person has answered the page', 
       [{ resource: 'https://other.example/mcp' }, 'resource'],
     ];
     for (const [params, field] of faults) {
-      const res = await fetch(authorizeUrl(clientId, challenge, { redirect_uri: HTTPS_REDIRECT, ...params }), { redirect: 'manual' });
+      const res = await consentPage(authorizeUrl(clientId, challenge, { redirect_uri: HTTPS_REDIRECT, ...params }));
       expect([res.status, res.headers.get('location')], JSON.stringify(params)).toEqual([400, null]);
       expect(((await res.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path, JSON.stringify(params)).toBe(field);
     }
@@ -41,7 +41,7 @@ describe('the authorization endpoint, before the person has answered the page', 
 
   it('shows the consent page for the same request without a fault, naming the redirect URI’s whole host', async () => {
     const clientId = await registeredClient(api, [HTTPS_REDIRECT]);
-    const res = await fetch(authorizeUrl(clientId, pkce().challenge, { redirect_uri: HTTPS_REDIRECT }), { redirect: 'manual' });
+    const res = await consentPage(authorizeUrl(clientId, pkce().challenge, { redirect_uri: HTTPS_REDIRECT }));
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('You will be sent back to <strong>app.example.com.attacker.net</strong>.');
   });
@@ -91,8 +91,8 @@ describe('the consent post', () => {
     let res: Response | undefined;
     const calls = await countDynamoCalls(async () => void (res = await consent(authorizeUrl(clientId, pkce().challenge), readKey, { scope: 'full' })));
     expect([res!.status, res!.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
-    // Nothing written but the address's count of consent posts (the per-source limit).
-    expect(calls.filter((command) => !/^(Get|Query)/.test(command))).toEqual(['UpdateItemCommand']);
+    // Nothing written but the address's counts of consent pages and posts (the per-source limits).
+    expect(calls.filter((command) => !/^(Get|Query)/.test(command))).toEqual(['UpdateItemCommand', 'UpdateItemCommand']);
   });
 });
 
@@ -113,7 +113,7 @@ describe('the consent page', () => {
     const name = `<img src=x onerror=alert(1)> & "Bob's"`;
     const registered = await api.anonymous.post('/oauth/register', { client_name: name, redirect_uris: [LOOPBACK_REDIRECT] });
     expect(registered.status).toBe(201);
-    const page = await fetch(authorizeUrl(registered.body.client_id, pkce().challenge));
+    const page = await consentPage(authorizeUrl(registered.body.client_id, pkce().challenge));
     const html = await page.text();
     expect([page.status, html]).toEqual([200, expect.stringContaining('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Bob&#39;s&quot;')]);
     expect(html).not.toContain('<img src=x');

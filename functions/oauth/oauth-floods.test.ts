@@ -54,7 +54,7 @@ async function grantedClient() {
   return { clientId, refreshToken: exchanged.body.refresh_token as string };
 }
 
-const { registerPerMinute, registerPerHour, consentPerMinute, tokenPerMinute, tokenPerClientPerMinute } = OAUTH_SOURCE_LIMITS;
+const { registerPerMinute, registerPerHour, authorizePagePerMinute, consentPerMinute, tokenPerMinute, tokenPerClientPerMinute } = OAUTH_SOURCE_LIMITS;
 
 describe('POST /oauth/register, per client address', () => {
   it('registers the limit in a minute, refuses the next with OAuth’s 429 and Retry-After, and registers again the next minute', async () => {
@@ -105,6 +105,40 @@ describe('POST /oauth/register, per client address', () => {
     expect(statuses(flood)).toContain(429);
     const refreshed = await tokenFrom('127.0.0.1', { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+  });
+});
+
+describe('GET /oauth/authorize (the consent page), per client address', () => {
+  /** The consent page for `clientId`, asked for from `address`. */
+  const page = (address: string, clientId: string) => {
+    const query = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: LOOPBACK_REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256', scope: 'read' });
+    return from(address, 'GET', `/oauth/authorize?${query}`);
+  };
+
+  it('answers the limit of pages in a minute, refuses the next with the envelope’s 429 before reading or fetching anything, and leaves other addresses answered', async () => {
+    const clientId = await registeredClient(api);
+    await intoNextWindow(60_000, 30_000);
+    const answers = await inTurn(authorizePagePerMinute.limit + 1, () => page('127.0.0.12', clientId));
+    expect(statuses(answers)).toEqual([...Array<number>(authorizePagePerMinute.limit).fill(200), 429]);
+    expect(answers.at(-1)!.body).toMatchObject({ success: false, error: { status: 429, code: 'RATE_LIMITED' } });
+    expect(answers.at(-1)!.headers['retry-after']).toBe('30');
+    // A client named by its document's URL: refused before its host is looked up, which would answer 400.
+    const documentClient = 'https://client.invalid/client.json';
+    expect((await page('127.0.0.12', documentClient)).status).toBe(429);
+    expect((await page('127.0.0.13', documentClient)).body).toMatchObject({ error: { status: 400, details: [{ path: 'client_id' }] } });
+    expect((await page('127.0.0.122', clientId)).status).toBe(200);
+    expect(await countDynamoCalls(() => page('127.0.0.12', clientId))).toEqual(['UpdateItemCommand']);
+    await intoNextWindow(60_000);
+    expect((await page('127.0.0.12', clientId)).status).toBe(200);
+  });
+
+  // The route's own reserve is ten invocations (a page may fetch): a race for the last two of the budget fits in it.
+  it('lets no more than the limit through when the last requests arrive at once', async () => {
+    const clientId = await registeredClient(api);
+    await intoNextWindow(60_000);
+    expect(statuses(await inTurn(authorizePagePerMinute.limit - 2, () => page('127.0.0.14', clientId))).every((status) => status === 200)).toBe(true);
+    const raced = statuses(await times(6, () => page('127.0.0.14', clientId)));
+    expect(raced.sort()).toEqual([200, 200, 429, 429, 429, 429]);
   });
 });
 

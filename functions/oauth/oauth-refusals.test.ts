@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '#shared/http/middleware';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
 import { useTestApi, type ApiResponse } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
-import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
+import { consent, LOOPBACK_REDIRECT, pkce, redirectedWith, registeredClient, consentPage } from '../../test/support/oauth';
 
 /**
  * What OAuth's endpoints refuse, off the path a well-behaved client takes: each parameter missing, near misses (one
@@ -275,8 +275,8 @@ describe('what the document says the OAuth requests need', () => {
   it('counts a parameter’s length in characters, as the document’s maxLength does: 1 000 emoji are a state, 1 001 are not; 100 are a scope, 101 are not', async () => {
     const clientId = await registeredClient(api);
     const { challenge } = pkce();
-    expect((await fetch(authorizeUrl(clientId, challenge, { state: '😀'.repeat(1000) }))).status).toBe(200);
-    const over = await fetch(authorizeUrl(clientId, challenge, { state: '😀'.repeat(1001) }));
+    expect((await consentPage(authorizeUrl(clientId, challenge, { state: '😀'.repeat(1000) }))).status).toBe(200);
+    const over = await consentPage(authorizeUrl(clientId, challenge, { state: '😀'.repeat(1001) }));
     expect(over.status).toBe(400);
     expect(((await over.json()) as { error: { details: unknown[] } }).error.details).toEqual([{ path: 'state', message: 'state must be at most 1000 characters' }]);
     const scope = (length: number) => token({ grant_type: 'refresh_token', refresh_token: 'sp_ort_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', client_id: 'client_01JD3F4G5H6J7K8M9N0P1Q2R3S', scope: '😀'.repeat(length) });

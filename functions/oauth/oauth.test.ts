@@ -6,7 +6,7 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createApiKey, revokeApiKey } from '#shared/auth/api-keys';
 import { useTestApi } from '../../test/support/api';
 import { requestWithHost } from '../../test/support/host-header';
-import { clientDocumentHost, consent, LOOPBACK_REDIRECT, MemoryProvider, pkce, redirectedWith, registeredClient } from '../../test/support/oauth';
+import { clientDocumentHost, consent, LOOPBACK_REDIRECT, MemoryProvider, pkce, redirectedWith, registeredClient, consentPage, consentPageAnswer } from '../../test/support/oauth';
 import { clientDocumentHosts } from './settings';
 
 const api = useTestApi({ events: true, clock: 'manual' });
@@ -125,7 +125,7 @@ describe('the MCP SDK client with its OAuth support, end to end', () => {
     expect(names).not.toContain('log_call');
     // The document's redirect URIs must hold the request's; a document's host that redirects is not followed.
     const refusedWith = async (clientId: string, redirectUri: string) => {
-      const res = await api.anonymous.get(`/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`);
+      const res = await consentPageAnswer(`${api.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`);
       return [res.status, res.body.error.details[0].path, res.body.message];
     };
     expect(await refusedWith(`${host.origin}/client.json`, 'https://attacker.example/callback')).toEqual([400, 'redirect_uri', expect.any(String)]);
@@ -139,7 +139,7 @@ describe('the MCP SDK client with its OAuth support, end to end', () => {
 describe('the consent page', () => {
   it('shows the client and its redirect host, asks for a key with read chosen, runs no script, refuses framing, and sets its CSRF token in a strict cookie', async () => {
     const clientId = await registeredClient(api);
-    const res = await fetch(authorizeUrl(clientId, pkce().challenge));
+    const res = await consentPage(authorizeUrl(clientId, pkce().challenge));
     const html = await res.text();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-security-policy')).toBe(`default-src 'none'; style-src 'nonce-${/nonce="([^"]+)"/.exec(html)![1]}'; form-action 'self' http://127.0.0.1:33418; frame-ancestors 'none'; base-uri 'none'`);
@@ -181,17 +181,17 @@ describe('refused', () => {
 
   it('a redirect URI the client did not register: 400 naming redirect_uri, never a redirect; a loopback one on another port is the client’s (RFC 8252)', async () => {
     const clientId = await registeredClient(api);
-    const foreign = await api.anonymous.get(new URL(authorizeUrl(clientId, pkce().challenge, { redirect_uri: 'https://attacker.example/callback' })).pathname + new URL(authorizeUrl(clientId, pkce().challenge, { redirect_uri: 'https://attacker.example/callback' })).search);
+    const foreign = await consentPageAnswer(authorizeUrl(clientId, pkce().challenge, { redirect_uri: 'https://attacker.example/callback' }));
     expect([foreign.status, foreign.body.error.details[0].path]).toEqual([400, 'redirect_uri']);
-    expect(foreign.headers.get('location')).toBeNull();
-    const otherPort = await fetch(authorizeUrl(clientId, pkce().challenge, { redirect_uri: 'http://127.0.0.1:50999/callback' }));
+    expect(foreign.headers.location).toBeUndefined();
+    const otherPort = await consentPage(authorizeUrl(clientId, pkce().challenge, { redirect_uri: 'http://127.0.0.1:50999/callback' }));
     expect(otherPort.status).toBe(200);
   });
 
   it('a resource naming another server: 400 naming resource (never a redirect), and invalid_target at the token endpoint', async () => {
     const { apiKey } = await api.organization();
     const clientId = await registeredClient(api);
-    const res = await fetch(authorizeUrl(clientId, pkce().challenge, { resource: 'https://other.example/mcp' }), { redirect: 'manual' });
+    const res = await consentPage(authorizeUrl(clientId, pkce().challenge, { resource: 'https://other.example/mcp' }));
     expect([res.status, res.headers.get('location')]).toEqual([400, null]);
     expect(((await res.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe('resource');
     const { verifier, challenge } = pkce();
@@ -236,7 +236,7 @@ describe('refused', () => {
     const { apiKey } = await api.organization();
     const clientId = await registeredClient(api);
     const url = authorizeUrl(clientId, pkce().challenge);
-    const page = await fetch(url);
+    const page = await consentPage(url);
     const fields = Object.fromEntries([...(await page.text()).matchAll(/name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name!, value!]));
     const post = (body: Record<string, string>, cookie?: string) =>
       api.anonymous.request('POST', '/oauth/authorize', { rawBody: new URLSearchParams({ ...body, api_key: apiKey, granted_scope: 'read', decision: 'allow' }).toString(), headers: { ...FORM, ...(cookie ? { cookie } : {}) } });
@@ -251,7 +251,7 @@ describe('refused', () => {
 
   it('a client ID metadata document on a private, loopback or link-local address: 400 naming client_id, nothing fetched', async () => {
     for (const document of ['https://127.0.0.1:8443/client.json', 'https://10.0.0.8/client.json', 'https://169.254.169.254/latest/client.json', 'https://localhost:8443/client.json']) {
-      const res = await api.anonymous.get(`/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: document, redirect_uri: LOOPBACK_REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`);
+      const res = await consentPageAnswer(`${api.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: document, redirect_uri: LOOPBACK_REDIRECT, code_challenge: pkce().challenge, code_challenge_method: 'S256' })}`);
       expect([res.status, res.body.error.details[0].path], document).toEqual([400, 'client_id']);
       expect(res.body.message).toContain('private, loopback or link-local');
     }
@@ -278,7 +278,7 @@ describe('refused', () => {
     const code = redirectedWith(await consent(authorizeUrl(clientId, challenge), apiKey)).get('code')!;
     const unused = await registeredClient(api);
     await api.advanceTime('P8D');
-    const forgotten = await api.anonymous.get(new URL(authorizeUrl(unused, challenge)).pathname + new URL(authorizeUrl(unused, challenge)).search);
+    const forgotten = await consentPageAnswer(authorizeUrl(unused, challenge));
     expect([forgotten.status, forgotten.body.error.details[0].path]).toEqual([400, 'client_id']);
     // The consented client too was never granted anything (its code was not exchanged): forgotten, told to register again.
     const late = await token({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId });

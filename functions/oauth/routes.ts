@@ -146,14 +146,17 @@ export const getOAuthAuthorize = defineRoute({
   path: OAUTH_PATHS.authorize,
   summary: 'The OAuth consent page',
   description: `${AUTHORIZE_DESCRIPTION} ${AUTHORIZE_REFUSALS}`,
-  // A registered client's item; the console session the browser carries, its member and organization.
-  dynamodb: ['GetItem'],
-  ownKeys: ['OAUTHCLIENT#*', 'ORG#*'],
+  // The source's counter, first; a registered client's item; the console session the browser carries, its member and organization.
+  dynamodb: ['UpdateItem', 'GetItem'],
+  ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*', 'ORG#*'],
   status: 200,
   contentType: 'text/html; charset=utf-8',
   request: { query: AuthorizeQuery },
   response: TextBody,
   errors: [400],
+  responses: {
+    429: { description: `RATE_LIMITED: ${sourceLimited(`one client address asked for the consent page ${PER_SOURCE.authorizePagePerMinute.limit} times this minute`)}` },
+  },
   callsOutside: true,
   // Its CSRF token is an HMAC under the API's signing key (consent.ts).
   readsSigningKey: true,

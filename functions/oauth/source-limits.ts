@@ -8,6 +8,11 @@ export const OAUTH_SOURCE_LIMITS = {
   /** Registrations per client address a minute, and fewer an hour than a minute's rate would allow: each is a stored item. */
   registerPerMinute: { name: 'oauth-register-minute', limit: 10, windowSeconds: 60 },
   registerPerHour: { name: 'oauth-register-hour', limit: 30, windowSeconds: 3600 },
+  /**
+   * Consent pages asked for per client address a minute, before anything is read or fetched: a page may fetch its
+   * client's document, and the route's few reserved invocations are shared by every caller.
+   */
+  authorizePagePerMinute: { name: 'oauth-authorize-minute', limit: 30, windowSeconds: 60 },
   /** Consent pages posted per client address a minute: a person pasting a key, a few times if mistyped. */
   consentPerMinute: { name: 'oauth-consent-minute', limit: 20, windowSeconds: 60 },
   /** Token requests per client address a minute; then per client_id, below which no one address can bring a client. */

@@ -10,7 +10,7 @@ import { afterAll, expect } from 'vitest';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { TestApi } from './api';
-import { requestFrom } from './from-address';
+import { requestFrom, type AnsweredFrom } from './from-address';
 
 /** A PKCE pair (RFC 7636, S256). */
 export function pkce(): { verifier: string; challenge: string } {
@@ -29,12 +29,31 @@ export function formFieldsOf(html: string): Record<string, string> {
 /** The CSRF cookie a page set, as a browser sends it back. */
 export const cookieOf = (response: Response) => (response.headers.get('set-cookie') ?? '').split(';')[0]!;
 
+let pages = 0;
+
+/**
+ * The consent page at `authorizationUrl`, asked for as a browser does (no redirect followed), from a loopback address of
+ * its own: a file asks for more pages in a minute than one address may (functions/oauth/source-limits.ts).
+ */
+export function consentPageAnswer(authorizationUrl: string | URL, headers: Record<string, string> = {}): Promise<AnsweredFrom> {
+  const n = pages++;
+  return requestFrom(`127.0.${50 + (Math.floor(n / 250) % 50)}.${(n % 250) + 1}`, 'GET', String(authorizationUrl), undefined, headers);
+}
+
+/** The same, as fetch answers. */
+export async function consentPage(authorizationUrl: string | URL, headers: Record<string, string> = {}): Promise<Response> {
+  const answer = await consentPageAnswer(authorizationUrl, headers);
+  const answerHeaders = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) for (const one of [value ?? []].flat()) answerHeaders.append(name, one);
+  return new Response(typeof answer.body === 'string' || answer.body === undefined ? answer.body : JSON.stringify(answer.body), { status: answer.status, headers: answerHeaders });
+}
+
 /**
  * Walks the consent page as a browser does: opens the authorization URL, then posts the form it shows with the API key
  * and the scope chosen (and the decision), with the page's cookie. Answers the post's answer (not followed).
  */
 export async function consent(authorizationUrl: string | URL, apiKey: string, { scope = 'read', decision = 'allow' }: { scope?: string; decision?: string } = {}): Promise<Response> {
-  const page = await fetch(authorizationUrl, { redirect: 'manual' });
+  const page = await consentPage(authorizationUrl);
   if (page.status !== 200) throw new Error(`The authorization page answered ${page.status}: ${await page.text()}`);
   const html = await page.text();
   const fields = formFieldsOf(html);
@@ -49,7 +68,7 @@ export async function consent(authorizationUrl: string | URL, apiKey: string, { 
  */
 export async function consentAsMember(authorizationUrl: string | URL, sessionToken: string, { scope = 'read', decision = 'allow' }: { scope?: string; decision?: string } = {}): Promise<Response> {
   const session = `__Host-session=${sessionToken}`;
-  const page = await fetch(authorizationUrl, { redirect: 'manual', headers: { cookie: session } });
+  const page = await consentPage(authorizationUrl, { cookie: session });
   if (page.status !== 200) throw new Error(`The authorization page answered ${page.status}: ${await page.text()}`);
   const html = await page.text();
   const action = new URL(/<form method="post" action="([^"]+)">/.exec(html)![1]!, authorizationUrl);
