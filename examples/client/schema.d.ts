@@ -15000,6 +15000,8 @@ export interface operations {
                     /** @description `S256`: the only method. */
                     code_challenge_method: string;
                     resource?: string;
+                    /** @description The client’s name as the consent page showed it; the page’s `csrf_token` covers it. */
+                    client_name?: string;
                     csrf_token: string;
                     api_key?: string;
                     granted_scope?: string;

@@ -82,6 +82,15 @@ export async function resolveClient(clientId: string): Promise<OAuthClient> {
 }
 
 /**
+ * The client a token request names, found without fetching anything: a registered client's item (or invalid_client),
+ * or a client ID metadata document's URL as it is. The consent page fetched and checked the document; the code or
+ * refresh token the request sends names the client it was issued to, and the exchange holds the request to it.
+ */
+export async function tokenClient(clientId: string): Promise<Pick<OAuthClient, 'kind' | 'clientId'>> {
+  return isDocumentUrl(clientId) ? { kind: 'document', clientId } : resolveClient(clientId);
+}
+
+/**
  * Documents read, and failures, per URL: the outcome (pending while it is fetched, so a second request for the URL
  * waits for the same fetch), kept until `until`. Insertion order is recency: the first entry is forgotten first.
  */

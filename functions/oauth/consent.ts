@@ -8,7 +8,7 @@ import { keyringFromEnvironment, type CursorKeyring } from '#shared/store/cursor
 import { SESSION_COOKIE } from '../console/settings';
 import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
 import { mayGrant } from './scopes';
-import { hasRedirectUri, resolveClient, type OAuthClient } from './clients';
+import { hasRedirectUri, isDocumentUrl, resolveClient, type OAuthClient } from './clients';
 import type { AuthorizeQuery } from './schema';
 
 /**
@@ -44,9 +44,9 @@ const missing = (name: string) => refused(name, `${name} is required`);
  * seen the consent page, sending them to a redirect URI would make this API a redirector for anyone who registered
  * one (RFC 9700 §4.11.2). Only the person's own answer on the page sends them back (a code, or access_denied).
  */
-export async function checkAuthorizationRequest(params: v.InferOutput<typeof AuthorizeQuery>, mcpResource: string): Promise<AuthorizationRequest> {
+export async function checkAuthorizationRequest(params: v.InferOutput<typeof AuthorizeQuery>, mcpResource: string, clientOf = resolveClient): Promise<AuthorizationRequest> {
   if (!params.client_id) throw missing('client_id');
-  const client = await resolveClient(params.client_id).catch((error: unknown) => {
+  const client = await clientOf(params.client_id).catch((error: unknown) => {
     throw error instanceof OAuthError ? refused('client_id', `client_id: ${error.description}`) : error;
   });
   if (!params.redirect_uri) throw missing('redirect_uri');
@@ -66,29 +66,53 @@ let keyring: CursorKeyring | undefined;
 const keys = () => (keyring ??= keyringFromEnvironment());
 
 /**
- * The form's token: an HMAC under the signing key of the cookie's value and of the console session cookie the browser
- * sends ('' without one). Only this server makes one, so a cookie planted with a token of one's own choosing is
- * refused; and a page served to one session is refused with another. Its label keeps it apart from a cursor's signature.
+ * The form's token: an HMAC under the signing key of the cookie's value, of the console session cookie the browser
+ * sends ('' without one), and of the client as the page checked it (its id, the redirect URI, its name). Only this
+ * server makes one, so a cookie planted with a token of one's own choosing is refused; a page served to one session is
+ * refused with another; and the post may trust the client the page showed without fetching its document again. Its
+ * label keeps it apart from a cursor's signature.
  */
-const tokenOf = (key: KeyObject, cookie: string, session: string) => createHmac('sha256', key).update(JSON.stringify(['oauth-consent-csrf', cookie, session])).digest('base64url');
+const tokenOf = (key: KeyObject, cookie: string, session: string, client: ServedClient) =>
+  createHmac('sha256', key).update(JSON.stringify(['oauth-consent-csrf', cookie, session, client.clientId, client.redirectUri, client.clientName])).digest('base64url');
+
+/** The client a consent page was served for, as its form carries it back. */
+export interface ServedClient {
+  clientId: string;
+  redirectUri: string;
+  clientName: string;
+}
 
 const sessionOf = (cookieHeader: string | undefined) => cookieNamed(cookieHeader, SESSION_COOKIE) ?? '';
 
-/** A new page's CSRF cookie value (random), and its form's token, bound to that value and to the browser's session. */
-export async function newCsrf(cookieHeader: string | undefined): Promise<{ cookie: string; token: string }> {
+/** A new page's CSRF cookie value (random), and its form's token, bound to that value, the browser's session and the client checked. */
+export async function newCsrf(cookieHeader: string | undefined, checked: AuthorizationRequest): Promise<{ cookie: string; token: string }> {
   const cookie = randomBytes(24).toString('base64url');
-  return { cookie, token: tokenOf(await keys().signingKey(), cookie, sessionOf(cookieHeader)) };
+  return { cookie, token: tokenOf(await keys().signingKey(), cookie, sessionOf(cookieHeader), servedClientOf(checked)) };
 }
 
-/** A consent post's CSRF token: the one this server made for the cookie the browser sends and its session, compared in constant time. */
-export async function checkCsrf(posted: string | undefined, cookieHeader: string | undefined, secure: boolean): Promise<void> {
+const servedClientOf = (checked: AuthorizationRequest): ServedClient => ({ clientId: checked.client.clientId, redirectUri: checked.redirectUri, clientName: checked.client.clientName });
+
+/**
+ * A consent post's CSRF token: the one this server made for the cookie the browser sends, its session and the client
+ * the form names, compared in constant time. Answers that client, as the page was served for it.
+ */
+export async function checkCsrf(posted: string | undefined, cookieHeader: string | undefined, secure: boolean, client: Partial<ServedClient>): Promise<ServedClient> {
   const cookie = cookieNamed(cookieHeader, csrfCookieName(secure));
   const session = sessionOf(cookieHeader);
+  const { clientId, redirectUri, clientName } = client;
   // A token no key signed makes the keys be read again, at most every 30 s (a replaced key's pages stay good).
-  if (!posted || !cookie || !(await keys().verify((key) => sameSecret(posted, tokenOf(key, cookie, session))))) {
+  if (!posted || !cookie || clientId === undefined || redirectUri === undefined || clientName === undefined || !(await keys().verify((key) => sameSecret(posted, tokenOf(key, cookie, session, { clientId, redirectUri, clientName }))))) {
     throw new ValidationError([{ path: 'csrf_token', message: 'csrf_token must be the one the consent page was served with (open the authorization page again)' }]);
   }
+  return { clientId, redirectUri, clientName };
 }
+
+/**
+ * The client of a consent post whose CSRF token checked: a client ID metadata document's as the page showed it (no
+ * fetch: the page fetched it, and the token proves what it found), a registered client as its item says now.
+ */
+export const postedClient = (served: ServedClient) => (clientId: string): Promise<OAuthClient> =>
+  isDocumentUrl(clientId) && clientId === served.clientId ? Promise.resolve({ kind: 'document', clientId, clientName: served.clientName, redirectUris: [served.redirectUri] }) : resolveClient(clientId);
 
 /**
  * The Set-Cookie of a page's CSRF cookie. `__Host-` needs Path=/, so on https it goes to every path of the API's host,
@@ -127,7 +151,7 @@ export interface ConsentingMember {
  * to the console grants as themself; anyone else proves access with an API key, or signs in first (`signInUrl`).
  */
 export function consentPage(request: AuthorizationRequest, params: Record<string, string | undefined>, csrf: string, nonce: string, action: string, problem?: string, member?: ConsentingMember, signInUrl?: string): string {
-  const hidden = Object.entries({ ...params, csrf_token: csrf })
+  const hidden = Object.entries({ ...params, client_name: request.client.clientName, csrf_token: csrf })
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value!)}">`)
     .join('');

@@ -13,8 +13,8 @@ import type { Member } from '../organization/member-schema';
 import { grantableScope, signedInMemberOf } from '../console/signed-in';
 import { CONSOLE_PATH } from '../console/site';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
-import { redirectUriRefusal, registerClient, resolveClient } from './clients';
-import { checkAuthorizationRequest, checkCsrf, consentPage, csrfSetCookie, newCsrf, pageHeaders, redirectTo, type AuthorizationRequest, type ConsentingMember } from './consent';
+import { redirectUriRefusal, registerClient, tokenClient } from './clients';
+import { checkAuthorizationRequest, checkCsrf, consentPage, csrfSetCookie, newCsrf, pageHeaders, postedClient, redirectTo, type AuthorizationRequest, type ConsentingMember } from './consent';
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
 import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
 import { mayGrant } from './scopes';
@@ -97,7 +97,7 @@ async function consentingMember(cookieHeader: string | undefined): Promise<(Cons
  * (`cookieHeader`); `problem` says what to fix in a post shown again.
  */
 async function pageAnswer(checked: AuthorizationRequest, params: v.InferOutput<typeof AuthorizeQuery>, base: string, cookieHeader: string | undefined, problem?: string, member?: ConsentingMember) {
-  const csrf = await newCsrf(cookieHeader);
+  const csrf = await newCsrf(cookieHeader, checked);
   const nonce = randomBytes(16).toString('base64');
   const { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource } = params;
   const request = { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method, resource };
@@ -116,8 +116,9 @@ export const postOAuthAuthorizeHandler = apiHandler(routes.postOAuthAuthorize, a
   const form = parseOrThrow(ConsentForm, formFields(request.body, (name) => new ValidationError([{ path: name, message: `${name} must be given once` }])), 'body');
   const base = baseOf(request.headers);
   // Before anything is read: a post the consent page did not make is refused whatever it carries.
-  await checkCsrf(form.csrf_token, request.headers.cookie, base.startsWith('https:'));
-  const checked = await checkAuthorizationRequest(form, mcpResourceOf(base));
+  const served = await checkCsrf(form.csrf_token, request.headers.cookie, base.startsWith('https:'), { clientId: form.client_id, redirectUri: form.redirect_uri, clientName: form.client_name });
+  // The page checked the client and its token says so: a client ID metadata document is not fetched again.
+  const checked = await checkAuthorizationRequest(form, mcpResourceOf(base), postedClient(served));
   if (form.decision !== 'allow') return new EmptyAnswer(303, { Location: redirectTo(checked, base, { error: 'access_denied', error_description: 'The person did not allow access' }) });
   const scope = parseOrThrow(GrantedScope, form.granted_scope, 'granted_scope');
   // A member signed in to the console grants as themself: no key pasted. The grant holds a key of its own, made now,
@@ -154,7 +155,7 @@ export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ 
   // The client first (RFC 6749 §5.2): one this server no longer knows is told invalid_client, and registers again.
   const clientId = required(form.client_id, 'client_id');
   await limitTokenClient(clientId);
-  const client = await resolveClient(clientId);
+  const client = await tokenClient(clientId);
   if (grantType === 'authorization_code') {
     return exchangeCode(client, { code: required(form.code, 'code'), redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource });
   }

@@ -204,8 +204,8 @@ export const postOAuthAuthorize = defineRoute({
     },
     429: { description: `RATE_LIMITED: ${sourceLimited(`one client address posted the consent page ${PER_SOURCE.consentPerMinute.limit} times this minute`)}` },
   },
-  callsOutside: true,
-  // The post's CSRF token is checked against the API's signing key (consent.ts).
+  // The post's CSRF token is checked against the API's signing key (consent.ts); it also proves the client the page
+  // checked, so a client ID metadata document is never fetched here: only the page, with its reserve, fetches.
   readsSigningKey: true,
 });
 
@@ -243,7 +243,6 @@ export const postOAuthToken = defineRoute({
     401: { description: '`invalid_client`: a client this server does not know (a registration forgotten): register again.', schema: OAuthErrorBody },
     429: { description: `\`temporarily_unavailable\`: ${sourceLimited(`one client address asked ${PER_SOURCE.tokenPerMinute.limit} times this minute, or one \`client_id\` ${PER_SOURCE.tokenPerClientPerMinute.limit} times from every address`)}`, schema: OAUTH_REFUSAL },
   },
-  callsOutside: true,
 });
 
 export const listOauthGrants = defineRoute({

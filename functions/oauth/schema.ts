@@ -104,6 +104,7 @@ export const AuthorizeQuery = v.looseObject({
 /** The consent form as the page posts it: the authorization request again, the person's answer, the API key and the CSRF token. */
 export const ConsentForm = v.object({
   ...AuthorizeQuery.entries,
+  client_name: described(Param('client_name', 200), 'The client’s name as the consent page showed it; the page’s `csrf_token` covers it.'),
   csrf_token: Required('csrf_token', 100),
   api_key: Param('api_key', 200),
   granted_scope: Param('granted_scope', 10),

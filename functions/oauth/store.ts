@@ -26,6 +26,9 @@ import { OAUTH_LIMITS } from './settings';
 import { toGrant } from './grant';
 import type { OAuthGrant, TokenResponse } from './schema';
 
+/** The client a token request names: which one, and whether its registration is kept (clients.ts tokenClient). */
+type TokenClient = Pick<OAuthClient, 'kind' | 'clientId'>;
+
 type Grant = v.InferOutput<typeof OAuthGrant>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -150,7 +153,7 @@ async function spend(secret: StoredSecret, key: ApiKey, what: string, writes: Tr
 }
 
 /** The checks every exchange shares: the same client (known, checked first by the endpoint), the same resource, and a key that is still active. */
-async function checkStillGranted(secret: StoredSecret, client: OAuthClient, resource: string | undefined, what: string): Promise<ApiKey> {
+async function checkStillGranted(secret: StoredSecret, client: TokenClient, resource: string | undefined, what: string): Promise<ApiKey> {
   if (client.clientId !== secret.clientId) throw invalidGrant(`${what} was issued to another client_id`);
   if (resource !== undefined && resource !== secret.resource) throw new OAuthError('invalid_target', `resource must be ${secret.resource}, the server ${what} was issued for`);
   const key = await findApiKey(secret.organizationId, secret.keyId);
@@ -164,7 +167,7 @@ async function checkStillGranted(secret: StoredSecret, client: OAuthClient, reso
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /** Exchanges a code for tokens (RFC 6749 §4.1.3 with PKCE): once, by its client, with its verifier and redirect URI; the grant is made then. */
-export async function exchangeCode(client: OAuthClient, form: { code: string; redirectUri?: string; codeVerifier?: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
+export async function exchangeCode(client: TokenClient, form: { code: string; redirectUri?: string; codeVerifier?: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
   // Required whatever the code: a request without them is malformed (RFC 6749 §5.2), and PKCE is never optional here.
   if (!form.redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
   if (!form.codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE S256)');
@@ -177,7 +180,7 @@ export async function exchangeCode(client: OAuthClient, form: { code: string; re
   if (form.redirectUri !== code.redirectUri) throw invalidGrant('redirect_uri must be the one the code was issued to');
   if (s256(form.codeVerifier) !== code.codeChallenge) throw invalidGrant('code_verifier does not match the code_challenge (PKCE S256)');
   const { response, writes } = tokensOf(code);
-  const grant: Grant = { id: code.grantId, clientId: code.clientId, clientName: client.clientName, scope: code.scope, keyId: code.keyId, createdAt: iso(clock.now()), lastUsedAt: null };
+  const grant: Grant = { id: code.grantId, clientId: code.clientId, clientName: code.clientName, scope: code.scope, keyId: code.keyId, createdAt: iso(clock.now()), lastUsedAt: null };
   const registered = client.kind === 'registered' ? [{ item: keepRegisteredClient(client.clientId) }] : [];
   await spend(code, key, 'code', [
     put({ ...oauthKeys.grant(code.organizationId, grant.id), entity: OAUTH_GRANT_ENTITY, organizationId: code.organizationId, resource: code.resource, ...grant, lastUsedAt: undefined }),
@@ -188,7 +191,7 @@ export async function exchangeCode(client: OAuthClient, form: { code: string; re
 }
 
 /** Refreshes (RFC 6749 §6): the refresh token is spent and a new one issued with the access token; a spent one used again revokes the grant. */
-export async function refreshTokens(client: OAuthClient, form: { refreshToken: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
+export async function refreshTokens(client: TokenClient, form: { refreshToken: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
   const refresh = await findSecret(form.refreshToken, 'refresh');
   if (!refresh) throw invalidGrant('refresh_token is not one this server issued');
   if (refresh.usedAt) return refusedReuse(refresh, 'refresh_token');
