@@ -179,6 +179,7 @@ describe('a client ID metadata document', () => {
       const json = JSON.stringify({ client_id: own(origin, path), redirect_uris: [LOOPBACK_REDIRECT] });
       return json + ' '.repeat(bytes - Buffer.byteLength(json));
     };
+    const inPieces = (text: string) => text.match(/[^]{1,100}/g)!;
     const host = await clientDocumentHost((origin) => ({
       '/unnamed.json': { client_id: own(origin, '/unnamed.json'), redirect_uris: [LOOPBACK_REDIRECT] },
       '/not-json.json': 'client_id=x',
@@ -188,6 +189,9 @@ describe('a client ID metadata document', () => {
       '/native.json': { client_id: own(origin, '/native.json'), redirect_uris: ['vscode://example.client/callback', 'http://app.example.com/callback'] },
       '/full.json': sized(origin, '/full.json', documentBytes),
       '/over.json': sized(origin, '/over.json', documentBytes + 1),
+      // Sent in pieces far smaller than the limit: it is the document's size that counts, not a piece's.
+      '/full-in-pieces.json': inPieces(sized(origin, '/full-in-pieces.json', documentBytes)),
+      '/over-in-pieces.json': inPieces(sized(origin, '/over-in-pieces.json', documentBytes + 1)),
       '/gone.json': { location: own(origin, '/unnamed.json') },
     }));
     trust(host);
@@ -203,6 +207,8 @@ describe('a client ID metadata document', () => {
     expect(await refusal('/prefix.json')).toBe(`names another client_id (${host.origin}/prefix.json/x)`);
     expect(await refusal('/native.json')).toMatch(/^has no redirect URI this server accepts: vscode:\/\/example.client\/callback must be an https URL/);
     expect(await refusal('/over.json')).toBe(`could not be read: it is larger than ${documentBytes} bytes`);
+    expect(await refusal('/full-in-pieces.json')).toBe(200);
+    expect(await refusal('/over-in-pieces.json')).toBe(`could not be read: it is larger than ${documentBytes} bytes`);
     expect(await refusal('/gone.json')).toBe('could not be read: its host answered 302 (a redirect, which is not followed)');
     expect(await refusal('/missing.json')).toBe('could not be read: its host answered 404');
     // Unnamed, the page names the client by its host.

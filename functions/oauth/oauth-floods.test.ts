@@ -91,6 +91,13 @@ describe('POST /oauth/register, per client address', () => {
     await floodAtOnce(registerPerMinute.limit, () => register('127.0.0.5'), 201);
   });
 
+  it('counts the connection’s address, whatever X-Forwarded-For or a viewer header the caller writes', async () => {
+    await intoNextWindow(3_600_000);
+    let n = 0;
+    const forged = () => from('127.0.0.15', 'POST', '/oauth/register', registration, { ...JSON_TYPE, 'x-forwarded-for': `198.51.100.${++n}`, 'x-viewer-address': `203.0.113.${n}` });
+    expect(statuses(await inTurn(registerPerMinute.limit + 1, forged))).toEqual([...Array<number>(registerPerMinute.limit).fill(201), 429]);
+  });
+
   it('costs one UpdateItem per limit before the registration, and a refused one a single UpdateItem that stores nothing', async () => {
     await intoNextWindow(3_600_000);
     expect(await countDynamoCalls(() => register('127.0.0.6'))).toEqual(['UpdateItemCommand', 'UpdateItemCommand', 'PutItemCommand']);

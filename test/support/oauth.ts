@@ -179,12 +179,22 @@ export async function clientDocumentHost(documents: (origin: string) => Record<s
     const path = request.url ?? '';
     requests.set(path, (requests.get(path) ?? 0) + 1);
     const document = documents(host.origin)[path] as Record<string, unknown> | undefined;
-    // A document that is only `{ location }` answers a redirect there; one that is text is answered as it is.
+    // A document that is only `{ location }` answers a redirect there; one that is text is answered as it is; a list of
+    // texts is sent piece by piece, each written once the one before it has been sent.
     if (typeof document?.location === 'string') return void response.writeHead(302, { location: document.location }).end();
     response.writeHead(document ? 200 : 404, { 'content-type': 'application/json', ...headersOf(path) });
+    if (Array.isArray(document)) return void sendInPieces(response, document as string[]);
     response.end(typeof document === 'string' ? document : JSON.stringify(document ?? {}));
   });
   return { ...host, requests: (path: string) => requests.get(path) ?? 0 };
+}
+
+async function sendInPieces(response: ServerResponse, pieces: string[]) {
+  for (const piece of pieces) {
+    if (response.destroyed) return;
+    await new Promise<void>((resolve) => response.write(piece, () => setImmediate(resolve)));
+  }
+  response.end();
 }
 
 /** An https host on this machine that answers 200 and the start of a document, then never sends the rest. */
