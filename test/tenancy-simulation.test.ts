@@ -124,11 +124,12 @@ describe('every AWS call of the route tour, against the synthesized template', (
   });
 
   it("denies the isolation canary's read, signed for one organization, of another's record", async () => {
-    const { proveIsolation } = await import('../functions/organization/isolation-canary');
+    const { proveIsolation, CANARY_ORGANIZATIONS } = await import('../functions/organization/isolation-canary');
     const [call] = await recordAwsCalls(() => proveIsolation());
-    expect(call!.session?.organizationId).toMatch(/^org_/);
+    expect(call!.session?.organizationId).toBe(CANARY_ORGANIZATIONS.signer);
     for (const request of call!.requests.map(deployed)) {
-      expect(request.leadingKeys).toEqual([expect.not.stringContaining(call!.session!.organizationId)]);
+      // Another organization's partition, whose id extends the signer's.
+      expect(request.leadingKeys).toEqual([`ORG#${CANARY_ORGANIZATIONS.target}`]);
       expect(decision(tenantPrincipal(call!.session!.organizationId), tenantPolicy, request, call!.session!.organizationId, tenantRoleTags)).toBe('Denied');
     }
   });

@@ -140,14 +140,14 @@ const sessionCapabilities = sessionCapabilitiesOf(routes);
 
 /** Why a tenant call is refused, or undefined when both the role's policy and the session's allow it. */
 export function tenantRefusal(request: IamRequest, session: TenantSession, tableArn: string): string | undefined {
-  const { organizationId, grant, grantName } = session;
+  const { organizationId, grant, grantName, sessionKeys } = session;
   // The organization's own keys are alike to both policies, as are those of each shared partition.
-  const kind = `${tableArn}|${organizationId}|${grantKind(grant)}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`;
+  const kind = `${tableArn}|${organizationId}|${grantKind(grant)}|${sessionKeys?.join(',') ?? ''}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`;
   // Built only when a decision is not yet kept: every call of the tests passes here.
   const asTheSession = () => ({ principal: tenantPrincipal(organizationId), tags: { ...roleTagsOf(sessionCapabilities, tableArn), [ORGANIZATION_TAG]: organizationId }, resourcePolicy: keyPolicyFor(request, tableArn) });
   const rolePolicy = () => tenantDataPolicy(tableArn, sharedPartitions, tenantCapabilityStatements(sessionCapabilities, tableLocationOf(tableArn)));
   if (!decide(`role|${kind}`, () => allows(request, { identity: rolePolicy(), ...asTheSession() }))) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${organizationId}`;
-  if (!decide(`session|${kind}`, () => allows(request, { identity: routeSessionPolicy(grant, tableArn, organizationId), ...asTheSession() }))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
+  if (!decide(`session|${kind}`, () => allows(request, { identity: routeSessionPolicy(grant, tableArn, organizationId, sessionKeys), ...asTheSession() }))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
   return undefined;
 }
 

@@ -72,7 +72,7 @@ export function tenantCredentials({ deployment, own, sts, onAssume, onRefused, n
         RoleSessionName: session.organizationId.slice(0, 64),
         DurationSeconds: SESSION_SECONDS,
         Tags: [{ Key: ORGANIZATION_TAG, Value: session.organizationId }],
-        Policy: JSON.stringify(routeSessionPolicy(session.grant, found.tableArn, session.organizationId)),
+        Policy: JSON.stringify(routeSessionPolicy(session.grant, found.tableArn, session.organizationId, session.sessionKeys)),
       }),
     ).catch((error: unknown) => {
       // Throttled or failed: the request answers 503 (a ThrottlingException is the store's kind of transient failure).

@@ -108,13 +108,13 @@ export function sessionGrantOf(route: Pick<RouteDefinition, 'method' | 'alsoPatc
  * actions and indexes on that organization's keys, and to the shared partitions the route names, so the least
  * privilege each route's role had survives the shared tenant-data role (a session may do only what both allow).
  */
-export function routeSessionPolicy(grant: TableGrant, tableArn: string, organizationId: string): PolicyDocument {
+export function routeSessionPolicy(grant: TableGrant, tableArn: string, organizationId: string, keys: readonly string[] = organizationKeyPatterns(organizationId)): PolicyDocument {
   const statements: PolicyStatement[] = [
     {
       Effect: 'Allow',
       Action: [...new Set(grant.actions)].sort().map((action) => `dynamodb:${action}`),
       Resource: tableResources(tableArn, grant.indexes ?? []),
-      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': organizationKeyPatterns(organizationId) } },
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...keys] } },
     },
     ...distinctPartitions(grant.sharedPartitions ?? []).map((partition) => partitionStatement(partition, tableArn)),
     ...(grant.capabilities ?? []).flatMap((capability) => capability.sessionStatements?.(tableLocationOf(tableArn), organizationId) ?? []),

@@ -12,6 +12,11 @@ export interface TenantSession {
   /** Which grant this is (the route's id): a process serving several routes (the local server) keeps one session each. */
   grantName: string;
   grant: TableGrant;
+  /**
+   * The partition keys its session policy allows: its organization's unless named. The isolation canary names every
+   * organization's, so that the tenant-data role's policy alone stands between it and another organization's item.
+   */
+  sessionKeys?: readonly string[];
 }
 
 const current = new AsyncLocalStorage<TenantSession>();
