@@ -654,10 +654,10 @@ describe('the key sealing tenants’ secrets', () => {
   });
 
   it('is granted to exactly the functions whose routes or workers seal or open a secret: kms:GenerateDataKey to seal, kms:Decrypt to open, and to no other function', () => {
-    expect(declared).toEqual({ TenantData: ['kms:Decrypt', 'kms:GenerateDataKey'], ReceiveInbound: ['kms:Decrypt'], DeliverWebhooks: ['kms:Decrypt'] });
+    expect(declared).toEqual({ TenantData: ['kms:Decrypt', 'kms:GenerateDataKey'], ReceiveInbound: ['kms:Decrypt'], DeliverWebhooks: ['kms:Decrypt'], RunAutomationSteps: ['kms:Decrypt'] });
     // The keyed routes that seal or open one, whose functions are told the key's alias but hold no grant on it.
     const keyedUsers = keyed.filter((route) => kmsActionsOf(route.capabilities).length).map(routeId).sort();
-    expect(keyedUsers).toEqual(['CreateInboundEndpoint', 'CreateWebhook', 'RotateInboundEndpoint', 'RotateWebhookSecret', 'TestWebhook', 'UpdateInboundEndpoint']);
+    expect(keyedUsers).toEqual(['CreateAutomation', 'CreateInboundEndpoint', 'CreateWebhook', 'RotateInboundEndpoint', 'RotateWebhookSecret', 'TestWebhook', 'UpdateAutomation', 'UpdateInboundEndpoint']);
     const granted: Record<string, string[]> = {};
     for (const [policyId, policy] of Object.entries(everyPolicy)) {
       const statements = kmsStatements(policy);

@@ -36,8 +36,9 @@ const OFF_THE_TOURS_PATH: Record<string, string[]> = {
   ingestInquiry: ['ConditionCheckItem'],
   sendSms: ['GetItem'],
   listSms: ['BatchGetItem'],
-  createAutomation: ['GetItem'],
-  updateAutomation: ['DeleteItem'],
+  // The tour's automation has no webhook step, whose secret alone is sealed (functions/automations/signing-secret.test.ts).
+  createAutomation: ['GetItem', 'kms:GenerateDataKey'],
+  updateAutomation: ['DeleteItem', 'kms:GenerateDataKey'],
   enrolAutomationLead: ['Query'],
   previewAutomation: ['Query'],
   deleteCompany: ['BatchWriteItem'],

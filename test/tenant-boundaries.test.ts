@@ -17,6 +17,7 @@ import { newId } from '#shared/ids';
 import { inboundEndpointKeys } from '../functions/inbound-endpoints/entity';
 import { endpoint, platformPosts, RETELL_CALL_ANALYZED, retellEndpoint, retellSignature, RETELL_API_KEY, type Endpoint } from './support/call-platforms';
 import { startReceiver, type Received, type Receiver } from './support/receiver';
+import { asRead, partsIn } from './support/secrets-in-items';
 
 /**
  * Tenant isolation and key scopes where the path-id matrix (test/isolation.test.ts) does not look: ids of another
@@ -351,14 +352,6 @@ describe("tenants' secrets in the table", () => {
     return post(`/v1/inbound/${created.id}`, body, { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new StandardWebhook(secret).sign(id, at, body) });
   };
   const rawItem = async (key: Key) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }))).Item!;
-  /** An item as anyone reading the table (or its export) sees it: binary attributes as base64, and as text. */
-  const asRead = (item: Record<string, unknown>) =>
-    JSON.stringify(item, (_, value) => (value instanceof Uint8Array ? `${Buffer.from(value).toString('base64')} ${Buffer.from(value).toString('latin1')}` : value));
-  /** The parts of a secret (every 8 characters in a row, and of its key's bytes) that show in the text. */
-  const partsIn = (text: string, secret: string) => {
-    const forms = [secret, secret.replace(/^whsec_/, ''), Buffer.from(secret.replace(/^whsec_/, ''), 'base64').toString('latin1')];
-    return forms.flatMap((form) => Array.from({ length: Math.max(0, form.length - 7) }, (_, i) => form.slice(i, i + 8))).filter((part) => text.includes(part));
-  };
   const subscribe = async (client: Client, url: string) => {
     const res = await client.post('/v1/webhooks', { url, events: ['lead.created'] });
     expect(res.status).toBe(201);

@@ -3,6 +3,8 @@ import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, ty
 import { automationEntity } from './attributes';
 import type { AutomationDefinition, TriggerName } from './catalog';
 import type { Automation } from './schema';
+import { isSealed } from '#shared/envelope-encryption';
+import type { StoredSigningSecret } from './signing-secret';
 
 const org = organizationPartition;
 
@@ -37,7 +39,7 @@ export const automationKeySamples: KeySamples<typeof automationKeys> = {
 /** An automation as stored: the record, and the secret its webhook steps sign with, made at the first write that has one. */
 export interface StoredAutomation {
   automation: Automation;
-  signingSecret?: string;
+  signingSecret?: StoredSigningSecret;
 }
 
 export const toAutomationItem = (organizationId: string, { automation, signingSecret }: StoredAutomation) => ({
@@ -48,11 +50,11 @@ export const toAutomationItem = (organizationId: string, { automation, signingSe
 
 export const fromAutomationItem = (item: Record<string, unknown>): StoredAutomation => ({
   automation: automationEntity.fromItem(item),
-  ...(typeof item.signingSecret === 'string' ? { signingSecret: item.signingSecret } : {}),
+  ...(typeof item.signingSecret === 'string' || isSealed(item.signingSecret) ? { signingSecret: item.signingSecret } : {}),
 });
 
 /** What a run follows of one version (the definition), with the webhook steps' secret when it has one. */
-export type VersionDefinition = AutomationDefinition & { signingSecret?: string };
+export type VersionDefinition = AutomationDefinition & { signingSecret?: StoredSigningSecret };
 
 export function definitionOf({ automation, signingSecret }: StoredAutomation): VersionDefinition {
   const { id, version, name, trigger, steps, stopWhen, quietHours } = automation;

@@ -15,6 +15,7 @@ import {
   UpdateAutomationBody,
 } from './schema';
 import { prose } from '#shared/prose';
+import { sealsSecrets } from '#shared/sealing-key';
 
 const automationRows = recordRows({
   tag: 'Automations',
@@ -46,6 +47,8 @@ export const createAutomation = automationRows.create({
   `,
   // GetItem: a notify_member step's member, read to check it has a phone.
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem'],
+  // A webhook step's signing secret is sealed in the automation's items (./signing-secret.ts).
+  capabilities: [sealsSecrets],
   requestExample: automationRequest,
   response: AutomationWriteResponse,
   errors: [409],
@@ -67,6 +70,8 @@ export const updateAutomation = automationRows.update({
   description: `Fields left out keep their values; \`steps\`, \`trigger\` and \`quietHours\` are replaced whole. Every change is a new \`version\`: runs already started follow the version they started with. ${CHECKS} Disabling stops new runs; runs under way go on.`,
   // GetItem: the automation, and a notify_member step's member. PutItem and DeleteItem: the automation, its new version and its trigger entry.
   dynamodb: ['GetItem', 'PutItem', 'DeleteItem'],
+  // The first webhook step's secret is sealed; one kept from an item written before sealing is sealed by the next change.
+  capabilities: [sealsSecrets],
   requestExample: { isEnabled: false },
   response: AutomationWriteResponse,
 });

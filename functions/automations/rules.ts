@@ -8,7 +8,8 @@ import { parseOrThrow } from '#shared/validation';
 import { resolvedRefusalOf } from '../webhooks/destination';
 import { automationEntity } from './attributes';
 import { TRIGGERS } from './catalog';
-import type { StoredAutomation } from './entity';
+import type { Sealed } from '#shared/envelope-encryption';
+import { sealedAsStored, sealedSigningSecret, type StoredSigningSecret } from './signing-secret';
 import { recipeOf } from './recipes';
 import { unhandledStep } from './steps/schema';
 import type { Automation, AutomationChanges, CreateAutomationBody } from './schema';
@@ -77,11 +78,19 @@ async function check(organizationId: string, fields: Fields, { stepsSent }: { st
   if (faults.length > 0) throw new ValidationError(faults);
 }
 
-/** The secret webhook steps sign with: kept once made; made at the first write with a webhook step. */
-const secretFor = (steps: Fields['steps'], kept: string | undefined) => kept ?? (steps.some((step) => step.type === 'webhook') ? newSigningSecret() : undefined);
+/**
+ * The secret webhook steps sign with, as the automation's items hold it (sealed): kept once made (one written before
+ * sealing is sealed now); made at the first write with a webhook step, and then answered (`made`) that once.
+ */
+async function secretFor(organizationId: string, automation: Automation, kept: StoredSigningSecret | undefined): Promise<{ stored?: Sealed; made?: string }> {
+  if (kept !== undefined) return { stored: await sealedAsStored(organizationId, automation.id, kept) };
+  if (!automation.steps.some((step) => step.type === 'webhook')) return {};
+  const made = newSigningSecret();
+  return { stored: await sealedSigningSecret(organizationId, automation.id, made), made };
+}
 
 /** What a write answers: the automation, and its secret when this write made it. */
-const answer = ({ automation, signingSecret }: StoredAutomation, kept?: string) => ({ automation, ...(signingSecret && signingSecret !== kept ? { signingSecret } : {}) });
+const answer = (automation: Automation, made: string | undefined) => ({ automation, ...(made ? { signingSecret: made } : {}) });
 
 /** A create, from the body's fields or a recipe's with the body's in their place (a shallow merge), checked as one. */
 export async function createAutomation(organizationId: string, { fromTemplate, ...own }: CreateAutomationBody) {
@@ -90,9 +99,9 @@ export async function createAutomation(organizationId: string, { fromTemplate, .
   await check(organizationId, fields, { stepsSent: true });
   const at = now();
   const automation: Automation = { id: newId('automation'), ...fields, fromTemplate: fromTemplate ?? null, version: 1, createdAt: at, updatedAt: at };
-  const stored = { automation, signingSecret: secretFor(automation.steps, undefined) };
-  await insertAutomation(organizationId, stored);
-  return answer(stored);
+  const { stored, made } = await secretFor(organizationId, automation, undefined);
+  await insertAutomation(organizationId, { automation, signingSecret: stored });
+  return answer(automation, made);
 }
 
 export async function readAutomation(organizationId: string, automationId: string): Promise<Automation> {
@@ -109,9 +118,9 @@ export async function updateAutomation(organizationId: string, automationId: str
     const { version } = current.automation;
     const automation: Automation = { ...current.automation, ...defined(changes), version: version + 1, updatedAt: now() };
     await check(organizationId, automation, { stepsSent: changes.steps !== undefined });
-    const next = { automation, signingSecret: secretFor(automation.steps, current.signingSecret) };
-    await writeAutomationVersion(organizationId, current, next);
-    return answer(next, current.signingSecret);
+    const { stored, made } = await secretFor(organizationId, automation, current.signingSecret);
+    await writeAutomationVersion(organizationId, current, { automation, signingSecret: stored });
+    return answer(automation, made);
   });
 }
 

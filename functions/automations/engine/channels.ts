@@ -3,6 +3,7 @@ import { smsSender } from '../../sms/capability';
 import { automationQueueNames } from './capability';
 import type { StepMessage } from './engine';
 import { stepMessageGroup } from './step-group';
+import { opensSecrets } from '#shared/sealing-key';
 
 /**
  * The step runner's batch and time: a message runs one run's steps up to its next wait (an SMS, a webhook of at most
@@ -73,8 +74,8 @@ export const automationWorkers: WorkerDefinition[] = [
     // BatchGetItem and gsi3: an SMS step reads its lead and organization together and finds the lead's latest thread (AUTOMATED_SMS_ACCESS).
     dynamodb: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
     indexes: ['gsi3', 'gsi4'],
-    // An SMS step texts through End User Messaging as POST /v1/sms does.
-    capabilities: [smsSender],
+    // An SMS step texts through End User Messaging as POST /v1/sms does; a webhook step opens the automation's sealed secret.
+    capabilities: [smsSender, opensSecrets],
     errorsAlarm: { id: 'RunAutomationStepsFailing', meaning: 'The automation step runner failed in three 5-minute periods in a row: steps are retried, then dead-lettered.' },
     local: 'engine/step-worker#runStepMessage',
   },

@@ -15,6 +15,7 @@ import type { RunStep } from '../runs/attributes';
 import { runStillAtCheck } from '../runs/store';
 import { templateValues, type RunContext } from '../runs/context';
 import { renderTemplate } from './templates';
+import { signingSecretOf, type StoredSigningSecret } from '../signing-secret';
 
 /** What a step's effect did: the step's end and result, and, when it ends the run, how; or a time to try again. */
 export interface EffectOutcome {
@@ -108,11 +109,11 @@ async function notifyMemberStep(claimed: ClaimedStep, step: StepOf<'notify_membe
 export const WEBHOOK_ATTEMPTS = 3;
 const WEBHOOK_RETRY_MS = 60_000;
 
-type Signed = AutomationDefinition & { signingSecret?: string | null };
+type Signed = AutomationDefinition & { signingSecret?: StoredSigningSecret | null };
 
 async function webhookStep(claimed: ClaimedStep, step: StepOf<'webhook'>, previous: RunStep): Promise<EffectOutcome> {
   const { context, run, index } = claimed;
-  const secret = (context.definition as Signed).signingSecret;
+  const secret = await signingSecretOf(run.organizationId, run.automationId, (context.definition as Signed).signingSecret);
   const body = JSON.stringify({ type: 'automation_run.step', runId: run.id, automationId: run.automationId, stepIndex: index, lead: context.lead ?? null, appointment: context.appointment ?? null });
   const outcome = await postSigned(step.url, secret ? [secret] : [], `${run.id}_${index}`, body);
   const attempts = (previous.result.attempts ?? 0) + 1;

@@ -4,6 +4,7 @@ import { useTestApi, type Client } from '../../../test/support/api';
 import { memberSession } from '../../../test/support/member-session';
 import { webhookSettings } from '../../webhooks/settings';
 import { readAutomationDefinition } from '../store';
+import { signingSecretOf } from '../signing-secret';
 
 /** What a step reaches beyond its automation, checked when the steps are written: a webhook's receiver, a member to text. */
 /**
@@ -59,7 +60,8 @@ describe('webhook steps', () => {
     expect(patched.body.signingSecret).toMatch(/^whsec_/);
     const again = await client.patch(`/v1/automations/${made.body.automation.id}`, { name: 'Renamed' });
     expect(again.body.signingSecret).toBeUndefined();
-    expect((await readAutomationDefinition(organizationId, made.body.automation.id, 3))?.signingSecret).toBe(patched.body.signingSecret);
+    const kept = (await readAutomationDefinition(organizationId, made.body.automation.id, 3))?.signingSecret;
+    expect(await signingSecretOf(organizationId, made.body.automation.id, kept)).toBe(patched.body.signingSecret);
     expect((await client.get(`/v1/automations/${made.body.automation.id}`)).body.automation.signingSecret).toBeUndefined();
   });
 
