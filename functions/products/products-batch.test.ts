@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
+import { productKeys } from './entity';
 import { useTestApi, type Client } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
 import { createProduct, fixedProduct, storedProduct } from '../../test/support/fixtures';
@@ -208,15 +211,19 @@ const TABLE_FAULT = 'productTableFault';
 
 /**
  * The table fails to answer the calls `fault` picks, as a timeout or a lost connection leaves them: `after` sends the
- * call to the table first (it commits, only its answer is lost), `before` loses it on the way.
+ * call to the table first (it commits, only its answer is lost), `before` loses it on the way, `late` holds it on the
+ * way (a store paused) and sends it when the test calls `arrive`.
  */
-function tableFailsToAnswer(fault: (command: string, input: string) => 'after' | 'before' | undefined, meanwhile?: () => Promise<unknown>) {
+function tableFailsToAnswer(fault: (command: string, input: string) => 'after' | 'before' | 'late' | undefined, meanwhile?: () => Promise<unknown>) {
   const faults: string[] = [];
+  const held: (() => Promise<unknown>)[] = [];
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName);
       const when = fault(command, JSON.stringify(args.input));
       if (when === 'after') await next(args);
+      // Its answer, whatever it is, reaches no one: the request that sent it gave up.
+      if (when === 'late') held.push(() => next(args).catch(() => undefined));
       if (when) {
         faults.push(`${command} ${when}`);
         await meanwhile?.();
@@ -228,12 +235,13 @@ function tableFailsToAnswer(fault: (command: string, input: string) => 'after' |
   );
   // The items' faults are logged as errors: expected here, so kept out of the output.
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  return faults;
+  // Not enumerable: the faults compare as the list they are.
+  return Object.defineProperty(faults, 'arrive', { value: () => Promise.all(held.splice(0).map((send) => send())) }) as string[] & { arrive: () => Promise<unknown> };
 }
 
-/** The first of the calls `command` makes whose input holds `text`. */
-const once = (command: string, text: string) => {
-  let left = 1;
+/** The first `times` of the calls `command` makes whose input holds `text`. */
+const once = (command: string, text: string, times = 1) => {
+  let left = times;
   return (sent: string, input: string) => sent === command && input.includes(text) && left-- > 0;
 };
 
@@ -274,21 +282,35 @@ describe('PATCH /v1/products/batch when the table fails to answer a write', () =
     expect((await client.post('/v1/products', fixedProduct('Drain jetting'))).status).toBe(409);
   });
 
-  it('reports a write lost before it reached the table as not applied with the retryable UNAVAILABLE, and a resend applies it', async () => {
+  it('sends a write lost before it reached the table again, on the same condition, and reports it applied', async () => {
     const { client, organizationId, drain, tap } = await setup();
     const put = once('PutItemCommand', '"price":245');
-    tableFailsToAnswer((command, input) => (put(command, input) ? 'before' : undefined));
+    const faults = tableFailsToAnswer((command, input) => (put(command, input) ? 'before' : undefined));
     const res = await batch(client, [
       { id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } },
       { id: tap.id, pricing: { pricingType: 'FIXED', price: 110 } },
     ]);
-    expect(res.body.results[0]).toEqual({ id: drain.id, status: 'error', code: 'UNAVAILABLE', message: expect.stringContaining('was not applied') });
-    expect(res.body.results[1]).toMatchObject({ id: tap.id, status: 'ok' });
-    expect(res.body.summary).toEqual({ total: 2, succeeded: 1, failed: 1, unknown: 0 });
-    expect(await storedProduct(organizationId, drain.id)).toEqual(drain);
+    expect(faults).toEqual(['PutItemCommand before']);
+    const stored = await storedProduct(organizationId, drain.id);
+    expect(stored).toMatchObject({ price: 245 });
+    expect(res.body.results[0]).toEqual({ id: drain.id, status: 'ok', product: stored });
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 2, failed: 0, unknown: 0 });
+  });
 
-    const resent = await batch(client, [{ id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } }]);
-    expect(resent.body.results[0]).toMatchObject({ status: 'ok', product: { price: 245 } });
+  it('reports what happened to a write held on its way while the store paused, which arrives after the batch gave up on it: applied once', async () => {
+    const { client, organizationId, drain } = await setup();
+    const put = once('PutItemCommand', '"price":245');
+    const faults = tableFailsToAnswer((command, input) => (put(command, input) ? 'late' : undefined));
+    const versionOf = async () => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: productKeys.product(organizationId, drain.id), ConsistentRead: true }))).Item?.version as number;
+    const before = await versionOf();
+    const res = await batch(client, [{ id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } }]);
+    expect(faults).toEqual(['PutItemCommand late']);
+    await faults.arrive();
+    // The late write found the version it was conditional on gone: the product is as the batch reported it, written once.
+    const stored = await storedProduct(organizationId, drain.id);
+    expect(res.body.results).toEqual([{ id: drain.id, status: 'ok', product: stored }]);
+    expect(stored).toMatchObject({ price: 245 });
+    expect(await versionOf()).toBe(before + 1);
   });
 
   it('reports a lost write as not applied when another request wrote the product meanwhile, keeping that request’s change', async () => {
@@ -307,16 +329,17 @@ describe('PATCH /v1/products/batch when the table fails to answer a write', () =
   it.each([
     ['committed', 'after'],
     ['lost on the way', 'before'],
-  ] as const)('reports a write %s whose product cannot be read again as UNKNOWN, never INTERNAL_ERROR', async (_, when) => {
+  ] as const)('reports a write %s, sent again unanswered or refused, whose product cannot be read again as UNKNOWN, never INTERNAL_ERROR', async (_, when) => {
     const { client, organizationId, drain, tap } = await setup();
-    const put = once('PutItemCommand', '"price":245');
+    // The write and the same write sent again: one committed is refused the second time; one lost is lost again.
+    const put = once('PutItemCommand', '"price":245', 2);
     const reread = once('GetItemCommand', `PRODUCT#`);
     const faults = tableFailsToAnswer((command, input) => (put(command, input) ? when : reread(command, input) ? 'before' : undefined));
     const res = await batch(client, [
       { id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } },
       { id: tap.id, pricing: { pricingType: 'FIXED', price: 110 } },
     ]);
-    expect(faults).toEqual([`PutItemCommand ${when}`, 'GetItemCommand before']);
+    expect(faults).toEqual(when === 'after' ? ['PutItemCommand after', 'GetItemCommand before'] : ['PutItemCommand before', 'PutItemCommand before', 'GetItemCommand before']);
     expect(res.status).toBe(200);
     expect(res.body.results[0]).toEqual({ id: drain.id, status: 'unknown', code: 'UNKNOWN', message: expect.stringContaining('read it before sending the item again') });
     expect(res.body.results[1]).toMatchObject({ id: tap.id, status: 'ok' });

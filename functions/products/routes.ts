@@ -92,8 +92,10 @@ export const batchUpdateProducts = defineRoute({
   description: prose`
     Applies up to 100 renames and re-pricings in order, each on its own: a failing item (unknown id, taken name,
     inconsistent pricing) is reported in its result and neither stops nor undoes the others. An item whose write the
-    table failed to answer is read again: reported \`ok\` when it was applied, \`error\` UNAVAILABLE when it was not,
-    and \`unknown\` (code UNKNOWN) when the product cannot be read to tell. Answers 200 with one result per item and a
+    table failed to answer is sent again, on the same condition, so that it is applied once whether or not the first
+    arrives later: reported \`ok\` when it was applied, \`error\` UNAVAILABLE when another write changed the product
+    first (it never will be), and \`unknown\` (code UNKNOWN) when the table fails again or the product cannot be read
+    to tell. Answers 200 with one result per item and a
     summary; over 100 items nothing is applied (400 BATCH_TOO_LARGE). An item’s \`pricing\` takes the price fields a
     product answers (\`price\` for FIXED, \`minPrice\` and \`maxPrice\` for RANGE, null for not set); a RANGE
     \`price\` without \`minPrice\`, the older spelling, is read as the minimum.

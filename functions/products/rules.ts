@@ -78,9 +78,12 @@ export async function removeProduct(organizationId: string, productId: number): 
   await deleteProduct(organizationId, productId, () => new NotFoundError(PRODUCT_NOT_FOUND));
 }
 
-/** The version a write sent, kept until the table answers it: a fault meanwhile leaves unknown whether it was applied. */
+/**
+ * The write under way, kept until the table answers it: the version it was conditional on and the one it sent. A
+ * fault meanwhile leaves unknown whether it was applied, or whether it still will be.
+ */
 interface Unanswered {
-  sent?: VersionedProduct;
+  write?: { current: VersionedProduct; sent: VersionedProduct };
 }
 
 interface ProductUpdate {
@@ -101,12 +104,12 @@ async function updateProductVersion(organizationId: string, productId: number, c
     merge: (current) => applyChanges({ ...current, updatedAt: now() }, changes, current, labels),
     notFound: () => new NotFoundError(PRODUCT_NOT_FOUND),
     write: async (current, next) => {
-      unanswered.sent = next;
+      unanswered.write = { current, sent: next };
       await writeProductVersion(organizationId, current, next).catch((error: unknown) => {
-        if (refusedByTable(error)) unanswered.sent = undefined;
+        if (refusedByTable(error)) unanswered.write = undefined;
         throw error;
       });
-      unanswered.sent = undefined;
+      unanswered.write = undefined;
     },
   });
 }
@@ -180,19 +183,29 @@ async function applyBatchItem(organizationId: string, item: BatchItem, loaded: M
     if (error instanceof ApiError) return { id, status: 'error', code: error.code ?? 'ERROR', message: error.message };
     // An unexpected failure is reported on its item rather than as a 500 that would hide the items already applied.
     console.error(JSON.stringify({ level: 'ERROR', message: 'batch item failed', productId: id, error: { name: (error as Error).name, message: (error as Error).message } }));
-    if (unanswered.sent) return settleUnanswered(organizationId, unanswered.sent, loaded);
+    if (unanswered.write) return settleUnanswered(organizationId, unanswered.write, loaded);
     return { id, status: 'error', code: 'INTERNAL_ERROR', message: 'Internal server error' };
   }
 }
 
 /**
- * A write the table did not answer (a timeout, a lost connection, a 5xx) may have been applied: the product is read
- * again. Only this write can have made `sent.version` (it was conditional on the version before it), so the product at
- * that version with the content sent was applied, and one still before it, or at it with other content, was not. A
- * later version, a deleted product or a failed read leaves it unknown.
+ * A write the table did not answer (a timeout, a lost connection, a 5xx) may have been applied, or may still be: a
+ * request that timed out here can reach the table later. The same conditional write is sent again. Applied, the item
+ * is: the first, if it ever arrives, then fails its condition. Refused, the first was applied or another write took the
+ * version first, which the product read again tells apart: at `sent.version` with the content sent it was applied; at
+ * that version with other content it never will be. Anything else (the write unanswered again, a later version, the
+ * product gone or unreadable) leaves the outcome unknown.
  */
-async function settleUnanswered(organizationId: string, sent: VersionedProduct, loaded: Map<number, VersionedProduct>): Promise<BatchResult> {
+async function settleUnanswered(organizationId: string, { current, sent }: { current: VersionedProduct; sent: VersionedProduct }, loaded: Map<number, VersionedProduct>): Promise<BatchResult> {
   const { id } = sent.value;
+  const resent = await writeProductVersion(organizationId, current, sent).then(
+    () => 'applied' as const,
+    (error: unknown) => (refusedByTable(error) ? ('refused' as const) : ('unanswered' as const)),
+  );
+  if (resent === 'applied') {
+    loaded.set(id, sent);
+    return { id, status: 'ok', product: sent.value };
+  }
   // null: the product is gone; undefined: it could not be read.
   const stored = await getProduct(organizationId, id).then(
     (found) => found ?? null,
@@ -200,9 +213,9 @@ async function settleUnanswered(organizationId: string, sent: VersionedProduct, 
   );
   if (stored) loaded.set(id, stored);
   if (stored?.version === sent.version && isDeepStrictEqual(stored.value, sent.value)) return { id, status: 'ok', product: sent.value };
-  if (stored && stored.version <= sent.version) return { id, status: 'error', code: 'UNAVAILABLE', message: NOT_APPLIED };
+  if (resent === 'refused' && stored?.version === sent.version) return { id, status: 'error', code: 'UNAVAILABLE', message: NOT_APPLIED };
   return { id, status: 'unknown', code: 'UNKNOWN', message: OUTCOME_UNKNOWN };
 }
 
-const NOT_APPLIED = 'The table failed to answer the write, and the product read again shows it was not applied; send the item again';
+const NOT_APPLIED = 'The table failed to answer the write, and another write changed the product meanwhile: this item was not applied and never will be; send it again';
 const OUTCOME_UNKNOWN = 'The table failed to answer the write, and the product could not be read again to tell whether it was applied; read it before sending the item again';

@@ -75,7 +75,7 @@ export const BatchResult = v.variant('status', [
     code: v.pipe(
       v.string(),
       v.description(
-        'Why the item was not applied: NOT_FOUND, CONFLICT, VALIDATION_ERROR or ITEM_TOO_LARGE (send it changed), UNAVAILABLE (the table failed to answer and the product was read again unchanged: send it again as it is) or INTERNAL_ERROR.',
+        'Why the item was not applied: NOT_FOUND, CONFLICT, VALIDATION_ERROR or ITEM_TOO_LARGE (send it changed), UNAVAILABLE (the table failed to answer the write, and another write changed the product before it could be sent again: it was not applied and never will be) or INTERNAL_ERROR.',
       ),
     ),
     message: v.string(),
