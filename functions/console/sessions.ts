@@ -79,7 +79,9 @@ export async function findActiveSession(token: string, atMs = clock.now()): Prom
  * otherwise). Answers when the session now ends: its idle end, never past its absolute end.
  */
 export async function touchSession(session: MemberSessionRecord, atMs = clock.now()): Promise<string> {
-  if (atMs - new Date(session.lastSeenAt).getTime() < SESSION_LIFETIME.touchPrecisionSeconds * 1000) return sessionEndsAt(session);
+  // Not stale until past the minute, as the write's condition has it: at the minute exactly, the write would do nothing,
+  // and the end answered must be the end stored.
+  if (atMs - new Date(session.lastSeenAt).getTime() <= SESSION_LIFETIME.touchPrecisionSeconds * 1000) return sessionEndsAt(session);
   await dynamo
     .send(
       new UpdateCommand({
