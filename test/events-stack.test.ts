@@ -142,6 +142,21 @@ describe('the events stack', () => {
     expect(() => buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', deliveryConcurrency: 1 } }))).toThrow(/deliveryConcurrency must be a number from 2 to 1000/);
   });
 
+  it('keeps every dead letter longer than its source queue keeps a message: a dead letter keeps its first enqueue time', () => {
+    const withAnalytics = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', tableName: 'pipeline', analytics: 'true' } }));
+    const stacks = [data, events, api, ...api.functionStacks.values(), withAnalytics.analytics!];
+    /** SQS keeps a message 4 days unless told. */
+    const keeps = (queue: Resource | undefined) => (queue?.Properties.MessageRetentionPeriod as number | undefined) ?? 4 * 86_400;
+    const pairs = stacks.flatMap((stack) => {
+      const queues = Template.fromStack(stack).findResources('AWS::SQS::Queue') as Record<string, Resource>;
+      return Object.entries(queues)
+        .filter(([, queue]) => queue.Properties.RedrivePolicy)
+        .map(([id, queue]) => [id, keeps(queue), keeps(queues[(queue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string] } }).deadLetterTargetArn['Fn::GetAtt'][0]])] as const);
+    });
+    expect(pairs.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AutomationSteps', 'Deliveries', 'ReportRebuilds', 'SignInCodes']);
+    expect(pairs.filter(([, source, deadLetters]) => deadLetters <= source)).toEqual([]);
+  });
+
   it('queues deliveries in SQS with a dead-letter queue, and the delivery function reports failures per message', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: 5 }, SqsManagedSseEnabled: true });
     // Retention set, not SQS's 4-day default, and shorter than the dead letters': a redriven message keeps its first enqueue time.

@@ -40,7 +40,8 @@ export const signInCodes: QueueChannelDefinition = {
   deadLetters: {
     id: 'SignInCodeDeadLetters',
     queueName: (tableName) => codeQueueNames(tableName).deadLetters,
-    retentionDays: 1,
+    // Longer than the queue keeps an ask: a dead letter keeps its first enqueue time, so at the queue's retention it would expire unread.
+    retentionDays: 4,
     maxReceiveCount: 5,
     alarm: { id: 'SignInCodeDeadLettersWaiting', what: 'Sign-in codes asked for could not be made or texted five times: members cannot sign in by code (the table or the SMS provider is failing).' },
   },
