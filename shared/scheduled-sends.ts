@@ -8,5 +8,5 @@ export interface ScheduledSends {
   /** What a schedule could not send after its retries. */
   deadLetters: { id: string; queueName: (tableName: string) => string; retentionDays: number; alarm: { id: string; what: string } };
   /** The variables that carry the group's name, the queue's ARN, the role's ARN and the dead letters' ARN to the consumer. */
-  environment: { group: string; queueArn: string; roleArn: string; deadLettersArn: string };
+  environment: { group: string; roleArn: string; deadLettersArn: string };
 }

@@ -48,7 +48,7 @@ export const automationSteps: QueueChannelDefinition = {
       retentionDays: 14,
       alarm: { id: 'AutomationScheduleDeadLettersWaiting', what: 'Automation schedules could not wake their runs for an hour: the runs wait past their time until the messages are redriven to the step queue (docs/operations.md).' },
     },
-    environment: { group: 'AUTOMATION_SCHEDULE_GROUP', queueArn: 'AUTOMATION_QUEUE_ARN', roleArn: 'AUTOMATION_SCHEDULER_ROLE_ARN', deadLettersArn: 'AUTOMATION_SCHEDULE_DLQ_ARN' },
+    environment: { group: 'AUTOMATION_SCHEDULE_GROUP', roleArn: 'AUTOMATION_SCHEDULER_ROLE_ARN', deadLettersArn: 'AUTOMATION_SCHEDULE_DLQ_ARN' },
   },
   local: {
     install: 'engine/local-engine#installLocalAutomationEngine',

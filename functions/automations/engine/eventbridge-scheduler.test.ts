@@ -5,6 +5,7 @@ import { ManualClock, setClock } from '#shared/clock';
 import type { StepMessage } from './engine';
 import { atExpression, deployedRunnerEngine, eventBridgeScheduler, SCHEDULE_RETRIES, type ScheduleTarget } from './eventbridge-scheduler';
 import { queueOnlyEngine, sqsStepQueue } from './sqs-step-queue';
+import { stepMessageOf } from './scheduled-send';
 
 // The deployed engine through the real SDK clients, against a local server speaking EventBridge Scheduler's and SQS's
 // protocols: what it asks of each, and how it reads their refusals.
@@ -49,12 +50,12 @@ async function startAws() {
 const NOW = Date.parse('2026-11-20T09:00:00.000Z');
 const target: ScheduleTarget = {
   group: 'pipeline-automations',
-  queueArn: 'arn:aws:sqs:local:000000000000:pipeline-automation-steps',
+  queueUrl: 'https://sqs.local.amazonaws.com/000000000000/pipeline-automation-steps',
   roleArn: 'arn:aws:iam::000000000000:role/scheduler',
   deadLettersArn: 'arn:aws:sqs:local:000000000000:pipeline-automation-schedule-dead-letters',
 };
 const message: StepMessage = { kind: 'advance', organizationId: 'org_1', runId: 'run_01JAAAAAAAAAAAAAAAAAAAAAAA', wake: 2 };
-const RUNNER_VARIABLES = ['AUTOMATION_QUEUE_URL', 'AUTOMATION_SCHEDULE_GROUP', 'AUTOMATION_QUEUE_ARN', 'AUTOMATION_SCHEDULER_ROLE_ARN', 'AUTOMATION_SCHEDULE_DLQ_ARN'];
+const RUNNER_VARIABLES = ['AUTOMATION_QUEUE_URL', 'AUTOMATION_SCHEDULE_GROUP', 'AUTOMATION_SCHEDULER_ROLE_ARN', 'AUTOMATION_SCHEDULE_DLQ_ARN'];
 
 let aws: Awaited<ReturnType<typeof startAws>>;
 /** The queue's URL names its host, which the SQS client sends to: the local server's. */
@@ -80,7 +81,7 @@ afterEach(() => {
 const scheduler = () => eventBridgeScheduler(target, sqsStepQueue(QUEUE_URL));
 
 describe('one-time schedules on EventBridge Scheduler', () => {
-  it('creates one in the group that sends the message to the step queue once, at its second in UTC, as the scheduler’s role, with retries, dead letters and the name as client token', async () => {
+  it('creates one in the group that sends the message to the step queue once (SendMessage, by Scheduler’s universal target), at its second in UTC, as the scheduler’s role, with retries, dead letters and the name as client token', async () => {
     await scheduler().create('run_01JAAAAAAAAAAAAAAAAAAAAAAA-3-2', NOW + 86_400_000 + 250, message);
     expect(aws.requests).toEqual([
       {
@@ -93,7 +94,13 @@ describe('one-time schedules on EventBridge Scheduler', () => {
           ScheduleExpressionTimezone: 'UTC',
           FlexibleTimeWindow: { Mode: 'OFF' },
           ActionAfterCompletion: 'DELETE',
-          Target: { Arn: target.queueArn, RoleArn: target.roleArn, Input: JSON.stringify(message), SqsParameters: { MessageGroupId: 'org_1' }, RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3_600 }, DeadLetterConfig: { Arn: target.deadLettersArn } },
+          Target: {
+            Arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage',
+            RoleArn: target.roleArn,
+            Input: JSON.stringify({ QueueUrl: target.queueUrl, MessageBody: JSON.stringify(message), MessageGroupId: 'org_1' }),
+            RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3_600 },
+            DeadLetterConfig: { Arn: target.deadLettersArn },
+          },
           ClientToken: 'run_01JAAAAAAAAAAAAAAAAAAAAAAA-3-2',
         },
       },
@@ -106,12 +113,19 @@ describe('one-time schedules on EventBridge Scheduler', () => {
     const waits: StepMessage[] = Array.from({ length: 5 }, (_, wake): StepMessage => ({ ...message, organizationId: 'org_bulk', wake }));
     waits.splice(2, 0, { kind: 'advance', organizationId: 'org_quiet', runId: 'run_01JBBBBBBBBBBBBBBBBBBBBBBB', wake: 1 });
     for (const [i, wait] of waits.entries()) await scheduler().create(`run_a-1-${i}`, NOW + 3_600_000, wait);
-    const scheduled = aws.requests.map(({ body }) => body.Target as { Input: string; SqsParameters?: { MessageGroupId?: string } });
+    const scheduled = aws.requests.map(({ body }) => JSON.parse((body.Target as { Input: string }).Input) as { MessageBody: string; MessageGroupId: string });
     aws.requests.length = 0;
     await sqsStepQueue(QUEUE_URL).send(waits);
     const sent = aws.requests.flatMap(({ body }) => body.Entries as { MessageBody: string; MessageGroupId: string }[]);
-    expect(scheduled.map(({ Input, SqsParameters }) => [JSON.parse(Input).organizationId, SqsParameters?.MessageGroupId])).toEqual(waits.map(({ organizationId }) => [organizationId, organizationId]));
-    expect(scheduled.map(({ Input, SqsParameters }) => [Input, SqsParameters?.MessageGroupId])).toEqual(sent.map(({ MessageBody, MessageGroupId }) => [MessageBody, MessageGroupId]));
+    expect(scheduled.map(({ MessageBody, MessageGroupId }) => [JSON.parse(MessageBody).organizationId, MessageGroupId])).toEqual(waits.map(({ organizationId }) => [organizationId, organizationId]));
+    expect(scheduled.map(({ MessageBody, MessageGroupId }) => [MessageBody, MessageGroupId])).toEqual(sent.map(({ MessageBody, MessageGroupId }) => [MessageBody, MessageGroupId]));
+  });
+
+  it('dead-letters its SendMessage call, which the step worker reads, moved back to the step queue, as the step message it carries', async () => {
+    await scheduler().create('run_a-1-9', NOW + 3_600_000, message);
+    const deadLetter = JSON.parse(aws.requests[0]!.body.Target.Input as string);
+    expect(stepMessageOf(deadLetter)).toEqual(message);
+    expect(stepMessageOf(message)).toBe(message);
   });
 
   it('never fires early: a time between two seconds is the later one', () => {
@@ -176,7 +190,7 @@ describe('the engine each deployed function reads from its environment', () => {
   });
 
   it('stops the runner’s container loudly when a setting of its schedules is missing', () => {
-    Object.assign(process.env, { AUTOMATION_QUEUE_URL: QUEUE_URL, AUTOMATION_SCHEDULE_GROUP: target.group, AUTOMATION_QUEUE_ARN: target.queueArn, AUTOMATION_SCHEDULER_ROLE_ARN: target.roleArn, AUTOMATION_SCHEDULE_DLQ_ARN: target.deadLettersArn });
+    Object.assign(process.env, { AUTOMATION_QUEUE_URL: QUEUE_URL, AUTOMATION_SCHEDULE_GROUP: target.group, AUTOMATION_SCHEDULER_ROLE_ARN: target.roleArn, AUTOMATION_SCHEDULE_DLQ_ARN: target.deadLettersArn });
     expect(Object.keys(deployedRunnerEngine()!).sort()).toEqual(['queue', 'scheduler']);
     delete process.env.AUTOMATION_SCHEDULER_ROLE_ARN;
     expect(() => deployedRunnerEngine()).toThrow(/Missing required environment variable AUTOMATION_SCHEDULER_ROLE_ARN/);

@@ -1,16 +1,25 @@
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { clock } from '#shared/clock';
 import type { AutomationEngine, StepQueue, StepScheduler } from './engine';
+import type { ScheduledSend } from './scheduled-send';
 import { sqsStepQueue, stepMessageBody } from './sqs-step-queue';
 import { stepMessageGroup } from './step-group';
 
 /** Where a schedule sends its message: the step queue, as the scheduler's role, with its dead letters. */
 export interface ScheduleTarget {
   group: string;
-  queueArn: string;
+  queueUrl: string;
   roleArn: string;
   deadLettersArn: string;
 }
+
+/**
+ * Scheduler's universal target for SQS's SendMessage: it calls the API with the parameters the schedule's input names,
+ * MessageGroupId included, which SQS takes on a standard queue as a fair queue's group. (The templated SQS target
+ * documents its `SqsParameters.MessageGroupId` for FIFO queues only.)
+ */
+export const SQS_SEND_MESSAGE_TARGET = 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage';
+
 
 /**
  * A schedule whose send fails (the queue unreachable, throttled) is retried for an hour, ten times at most, then its
@@ -54,12 +63,11 @@ export function eventBridgeScheduler(target: ScheduleTarget, queue: StepQueue): 
         FlexibleTimeWindow: { Mode: 'OFF' },
         ActionAfterCompletion: 'DELETE',
         Target: {
-          Arn: target.queueArn,
+          Arn: SQS_SEND_MESSAGE_TARGET,
           RoleArn: target.roleArn,
-          Input: stepMessageBody(message),
           // The message's group as the queue's direct sends set it: without one a waiting step's wake-up would skip the
           // fair queue, and a bulk enrolment's thousand wake-ups would delay every organization's steps.
-          SqsParameters: { MessageGroupId: stepMessageGroup(message) },
+          Input: JSON.stringify({ QueueUrl: target.queueUrl, MessageBody: stepMessageBody(message), MessageGroupId: stepMessageGroup(message) } satisfies ScheduledSend),
           RetryPolicy: SCHEDULE_RETRIES,
           DeadLetterConfig: { Arn: target.deadLettersArn },
         },
@@ -98,7 +106,7 @@ export function deployedRunnerEngine(): AutomationEngine | undefined {
   if (!queueUrl) return undefined;
   const target: ScheduleTarget = {
     group: required('AUTOMATION_SCHEDULE_GROUP'),
-    queueArn: required('AUTOMATION_QUEUE_ARN'),
+    queueUrl,
     roleArn: required('AUTOMATION_SCHEDULER_ROLE_ARN'),
     deadLettersArn: required('AUTOMATION_SCHEDULE_DLQ_ARN'),
   };

@@ -1,6 +1,7 @@
 import { asWriter, type Writer } from '#shared/audit/writer';
 import { eachMessage } from '#shared/queue-batch';
 import type { StepMessage } from './engine';
+import { stepMessageOf, type ScheduledSend } from './scheduled-send';
 import { advance } from './runner';
 import { cleanup, reschedule } from '../runs/stops';
 
@@ -20,4 +21,4 @@ export function runStepMessage(message: StepMessage): Promise<void> {
  * The step queue's consumer: the batch's messages side by side (each is one run's), a message that threw reported
  * back alone, so SQS delivers only it again; every message is safe to deliver twice (the run's wake and step claim).
  */
-export const handler = eachMessage<StepMessage>(runStepMessage, 'automation step failed; SQS will deliver it again');
+export const handler = eachMessage<StepMessage | ScheduledSend>((message) => runStepMessage(stepMessageOf(message)), 'automation step failed; SQS will deliver it again');

@@ -39,7 +39,7 @@ export function makeQueueSchedules(stack: Stack, id: string, queue: Queue, sched
   });
   role.addToPolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn, deadLetters.queueArn] }));
   const { environment: names } = schedules;
-  const environment = { [names.group]: groupName, [names.queueArn]: queue.queueArn, [names.roleArn]: role.roleArn, [names.deadLettersArn]: deadLetters.queueArn };
+  const environment = { [names.group]: groupName, [names.roleArn]: role.roleArn, [names.deadLettersArn]: deadLetters.queueArn };
   return { groupName, role, deadLetters, deadLettersAlarm: dead.alarm, environment };
 }
 
