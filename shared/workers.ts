@@ -1,5 +1,6 @@
 import type { Capability, DynamoAction } from './routes/route';
 import type { IndexName } from './table';
+import type { OwnKeys } from './tenancy/policies';
 import type { ScheduledSends } from './scheduled-sends';
 
 // The functions a resource runs off a route (workers, their queues and topics, authorizers, scheduled jobs), as its
@@ -99,7 +100,7 @@ export interface WorkerDefinition {
   dynamodb: DynamoAction[];
   indexes?: IndexName[];
   /** The partition keys its role reaches (patterns): every organization's (`ORG#*`) unless it names others (docs/data-model.md). */
-  keys?: string[];
+  keys?: OwnKeys[];
   /** The queues (by the events stack's names) it sends to besides its trigger's. */
   sendsTo?: readonly string[];
   /** What it reaches beyond the table and the queues (an SMS provider), as a route's capabilities: settings and grants. */
@@ -125,7 +126,7 @@ export interface AuthorizerDefinition {
   dynamodb: DynamoAction[];
   indexes?: IndexName[];
   /** The partition keys its role reaches (patterns): every organization's (`ORG#*`) unless it names others (docs/data-model.md). */
-  keys?: string[];
+  keys?: OwnKeys[];
   /**
    * The request header its answer depends on alone: API Gateway reuses the answer for the same value (the authorizer
    * cache TTL). None: it runs on every request, uncached.
@@ -151,7 +152,7 @@ export interface ScheduledJob {
   dynamodb: DynamoAction[];
   indexes: IndexName[];
   /** The partition keys its role reaches (patterns): every organization's (`ORG#*`) unless it names others (docs/data-model.md). */
-  keys?: string[];
+  keys?: OwnKeys[];
   /** Its calls are signed with tenant sessions, as a keyed route's are (the isolation canary): its function may assume the tenant-data role. */
   signsAsTenant?: boolean;
   /** Pages when a period passes without it counting this metric (the canary's proof), as well as on its failures. */

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { grantedActions, routeId } from '#shared/routes/route';
 import { TABLE_INDEXES } from '#shared/table';
-import { EVERY_ORGANIZATION, routeSessionPolicy, sessionGrantOf, TENANT_DATA_ACTIONS } from '#shared/tenancy/policies';
+import { EVERY_ORGANIZATION, ownKeysOf, routeSessionPolicy, sessionGrantOf, TENANT_DATA_ACTIONS } from '#shared/tenancy/policies';
 import { LOCAL_ACCOUNT } from '../infra/local/aws-calls';
 import { duringRoute, duringWorker, recordAwsCalls, tenantPrincipal, type RecordedCall } from '../infra/local/strict-access';
 import { actingFor } from '#shared/tenancy/session';
@@ -149,6 +149,37 @@ describe('every AWS call of the route tour, against the synthesized template', (
     }
   });
 
+  it('holds the sign-in, OAuth and inbound functions’ own roles to what each key needs: no member, grant or organization item deleted by a sign-in', () => {
+    const principal = (functionId: string) => `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${functionId}Role/function`;
+    const asDeployed = (functionId: string, action: string, key: string) => decision(principal(functionId), ownPolicy(functionId), deployed({ action: `dynamodb:${action}`, resource: TABLE_ARN, leadingKeys: [key] }), undefined, ownRoleTags(functionId));
+    const ORG = 'ORG#org_01JD3F4G5H6J7K8M9N0P1Q2R3S';
+    // [function, action, key, IAM's decision]: each role's need allowed, the action it never takes on that key denied.
+    const expected: [string, string, string, string][] = [
+      ['SignInWithCode', 'DeleteItem', 'SIGNIN#+61491570110', 'Allowed'],
+      ['SignInWithCode', 'DeleteItem', ORG, 'Denied'],
+      ['SignInWithCode', 'UpdateItem', ORG, 'Denied'],
+      ['SignInWithCode', 'PutItem', ORG, 'Allowed'],
+      ['SignInWithCode', 'PutItem', 'SOURCELIMIT#sign-in#203.0.113.7', 'Denied'],
+      ['SignInWithPasskey', 'DeleteItem', ORG, 'Denied'],
+      ['SignInWithPasskey', 'UpdateItem', ORG, 'Allowed'],
+      ['SignInWithPasskey', 'DeleteItem', 'SIGNIN#challenge', 'Allowed'],
+      ['PasskeySignInOptions', 'DeleteItem', 'SIGNIN#challenge', 'Denied'],
+      ['PasskeySignInOptions', 'PutItem', 'SIGNIN#challenge', 'Allowed'],
+      ['GetOAuthAuthorize', 'PutItem', ORG, 'Denied'],
+      ['GetOAuthAuthorize', 'GetItem', ORG, 'Allowed'],
+      ['PostOAuthAuthorize', 'UpdateItem', ORG, 'Denied'],
+      ['PostOAuthAuthorize', 'PutItem', ORG, 'Allowed'],
+      ['RegisterOAuthClient', 'DeleteItem', 'OAUTHCLIENT#client_x', 'Denied'],
+      ['PostOAuthToken', 'DeleteItem', 'OAUTHCLIENT#client_x', 'Denied'],
+      ['PostOAuthToken', 'DeleteItem', ORG, 'Allowed'],
+      ['ReceiveInbound', 'DeleteItem', 'SOURCELIMIT#inbound#203.0.113.7', 'Denied'],
+      ['ReceiveInbound', 'PutItem', 'INBOUND#x', 'Denied'],
+      ['SendSignInCodes', 'PutItem', ORG, 'Denied'],
+      ['SendSignInCodes', 'PutItem', 'SIGNIN#+61491570110', 'Allowed'],
+    ];
+    expect(expected.map(([functionId, action, key]) => [functionId, action, key, asDeployed(functionId, action, key)])).toEqual(expected);
+  });
+
   it("allows a worker's and a public route's call to the sealing key under its own role, as its tags and the key's policy say, and no other function's", async () => {
     const { seal, open } = await import('#shared/envelope-encryption');
     const secret = { organizationId: 'org_01SIMULATEDKEYUSE000000000', itemId: 'webhook_simulated', attribute: 'secrets' };
@@ -171,8 +202,9 @@ describe('every AWS call of the route tour, against the synthesized template', (
     // An index's partition key is what a Query on it is authorized by: one that lost its organization would be a key
     // no session may query. The exceptions are the keys the functions that sign as themselves name, beyond ORG#*.
     const named = [...routes.map((route) => route.ownKeys), ...[...WORKERS, ...SCHEDULED_JOBS, ...Object.values(AUTHORIZERS)].map((owner) => owner.keys)]
+      .map((keys) => (keys ? ownKeysOf({ actions: [], keys }) : []))
       .flat()
-      .filter((pattern): pattern is string => Boolean(pattern) && pattern !== EVERY_ORGANIZATION);
+      .filter((pattern) => pattern !== EVERY_ORGANIZATION);
     for (const organizationId of organizations) {
       const items = (await itemsOf(organizationId)).map((item) => JSON.parse(item) as Record<string, unknown>);
       const indexed = items.flatMap((item) => Object.entries(item).filter(([name]) => /^gsi\dpk$/.test(name)).map(([name, value]) => ({ name, value: String(value), sk: String(item.sk) })));

@@ -7,7 +7,7 @@ import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { grantedActions, routeId } from '#shared/routes/route';
-import { ORGANIZATION_TAG, ownTableStatement, routeSessionPolicy, sessionCapabilitiesOf, sessionGrantOf, sharedPartitionsOf, tableLocationOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
+import { ORGANIZATION_TAG, ownTableStatements, routeSessionPolicy, sessionCapabilitiesOf, sessionGrantOf, sharedPartitionsOf, tableLocationOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
 import { keyringsFromEnvironment, kmsClientsSigningWith, open, seal, SecretNotOpened, sealingWith } from '#shared/envelope-encryption';
 import { keyUseStatements, opensSecrets, sealsSecrets } from '#shared/sealing-key';
 import { SMS_NUMBER_CLAIMS } from '../functions/organization/entity';
@@ -102,9 +102,25 @@ describe("a route's session policy", () => {
     expect(policy.Statement).toEqual([
       { Effect: 'Allow', Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:Query'], Resource: [TABLE], Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORG#org_a', 'ORG#org_a#*'] } } },
     ]);
-    expect(ownTableStatement({ actions: ['UpdateItem', 'GetItem', 'GetItem'] }, TABLE)).toEqual({
-      Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: [TABLE], Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORG#*'] } },
-    });
+    expect(ownTableStatements({ actions: ['UpdateItem', 'GetItem', 'GetItem'] }, TABLE)).toEqual([
+      { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: [TABLE], Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ORG#*'] } } },
+    ]);
+  });
+});
+
+describe("a function's own role on the table", () => {
+  it('gives each key pattern the actions named for it, one statement per set of actions, and every action to a pattern named alone', () => {
+    const grant = { actions: ['UpdateItem', 'GetItem', 'DeleteItem', 'PutItem'] as const, keys: ['SOURCELIMIT#*', { keys: 'SIGNIN#*', actions: ['GetItem', 'DeleteItem'] as const }, { keys: 'ORG#*', actions: ['PutItem', 'GetItem'] as const }, { keys: 'MEMBER#*', actions: ['DeleteItem', 'GetItem'] as const }] };
+    const statement = (actions: string[], patterns: string[]) => ({ Effect: 'Allow', Action: actions.map((action) => `dynamodb:${action}`), Resource: [TABLE], Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } } });
+    expect(ownTableStatements(grant, TABLE)).toEqual([
+      statement(['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'], ['SOURCELIMIT#*']),
+      statement(['DeleteItem', 'GetItem'], ['SIGNIN#*', 'MEMBER#*']),
+      statement(['GetItem', 'PutItem'], ['ORG#*']),
+    ]);
+  });
+
+  it('refuses a pattern named with an action the function does not have', () => {
+    expect(() => ownTableStatements({ actions: ['GetItem'], keys: [{ keys: 'SIGNIN#*', actions: ['GetItem', 'DeleteItem'] }] }, TABLE)).toThrow('SIGNIN#*: DeleteItem is not among the function\'s actions (GetItem)');
   });
 
   it("takes from a route's capabilities only those that act for its organization, and from a public route none", () => {

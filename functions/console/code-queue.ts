@@ -61,7 +61,7 @@ export const signInCodeWorker: WorkerDefinition = {
   trigger: { kind: 'queue', queue: signInCodes.name },
   dynamodb: ['Query', 'GetItem', 'PutItem', 'UpdateItem'],
   indexes: ['gsi1'],
-  keys: ['MEMBERPHONE#*', 'ORG#*', 'SIGNIN#*'],
+  keys: [{ keys: 'MEMBERPHONE#*', actions: ['Query'] }, { keys: 'ORG#*', actions: ['GetItem'] }, { keys: 'SIGNIN#*', actions: ['PutItem', 'UpdateItem'] }],
   capabilities: [smsSender],
   errorsAlarm: { id: 'SendSignInCodesFailing', meaning: 'The sign-in code worker failed in three 5-minute periods in a row: codes are retried, then dead-lettered, and members cannot sign in by code.' },
   local: 'codes#sendAskedCode',

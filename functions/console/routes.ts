@@ -97,7 +97,8 @@ export const signInWithCode = defineRoute({
   `,
   dynamodb: ['UpdateItem', 'GetItem', 'DeleteItem', 'Query', 'PutItem'],
   indexes: ['gsi1'],
-  ownKeys: ['SOURCELIMIT#*', 'SIGNIN#*', 'MEMBERPHONE#*', 'ORG#*'],
+  // Each key only what it takes: the challenge read, counted and spent; a member found by phone; a session made.
+  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'SIGNIN#*', actions: ['GetItem', 'UpdateItem', 'DeleteItem'] }, { keys: 'MEMBERPHONE#*', actions: ['Query'] }, { keys: 'ORG#*', actions: ['GetItem', 'PutItem'] }],
   status: 201,
   request: { body: SignInWithCodeBody },
   response: SignedIn,
@@ -121,7 +122,7 @@ export const passkeySignInOptions = defineRoute({
     then post what it answers to \`POST /v1/sign-in/passkey\`.
   `,
   dynamodb: ['UpdateItem', 'PutItem'],
-  ownKeys: ['SOURCELIMIT#*', 'SIGNIN#*'],
+  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'SIGNIN#*', actions: ['PutItem'] }],
   status: 200,
   request: {},
   response: PasskeyOptions,
@@ -142,7 +143,8 @@ export const signInWithPasskey = defineRoute({
   `,
   dynamodb: ['UpdateItem', 'DeleteItem', 'Query', 'GetItem', 'PutItem'],
   indexes: ['gsi1'],
-  ownKeys: ['SOURCELIMIT#*', 'SIGNIN#*', 'PASSKEY#*', 'ORG#*'],
+  // Each key only what it takes: the challenge spent; the credential found; the member read, its passkey's count moved, a session made.
+  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'SIGNIN#*', actions: ['GetItem', 'DeleteItem'] }, { keys: 'PASSKEY#*', actions: ['Query'] }, { keys: 'ORG#*', actions: ['GetItem', 'PutItem', 'UpdateItem'] }],
   status: 201,
   request: { body: SignInWithPasskeyBody },
   response: SignedIn,

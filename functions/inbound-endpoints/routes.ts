@@ -181,7 +181,8 @@ export const receiveInbound = defineRoute({
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],
   // The endpoint by its id, the source's counters, then its organization's records.
-  ownKeys: ['INBOUND#*', 'SOURCELIMIT#*', 'ORG#*'],
+  // The endpoint by its id's index entry; the source's count; the organization's records and the post's idempotency record.
+  ownKeys: [{ keys: 'INBOUND#*', actions: ['Query'] }, { keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, 'ORG#*'],
   // A signature or credential is checked with the endpoint's secret, or Retell's key, opened.
   capabilities: [opensSecrets],
   throttle: INBOUND_ROUTE_THROTTLE,

@@ -106,7 +106,7 @@ export const registerOAuthClient = defineRoute({
   // The source's counters, then the client's item, in a partition of its own (no organization's).
   dynamodb: ['UpdateItem', 'PutItem'],
   // The source's counters, then the client: no organization is known (docs/data-model.md, "Named exceptions").
-  ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*'],
+  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'OAUTHCLIENT#*', actions: ['PutItem'] }],
   status: 201,
   request: { body: RegisterClientBody, bodyAsText: true },
   requestExample: { client_name: 'Claude', redirect_uris: ['https://claude.ai/api/mcp/auth_callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
@@ -148,7 +148,7 @@ export const getOAuthAuthorize = defineRoute({
   description: `${AUTHORIZE_DESCRIPTION} ${AUTHORIZE_REFUSALS}`,
   // The source's counter, first; a registered client's item; the console session the browser carries, its member and organization.
   dynamodb: ['UpdateItem', 'GetItem'],
-  ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*', 'ORG#*'],
+  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'OAUTHCLIENT#*', actions: ['GetItem'] }, { keys: 'ORG#*', actions: ['GetItem'] }],
   status: 200,
   contentType: 'text/html; charset=utf-8',
   request: { query: AuthorizeQuery },
@@ -182,7 +182,7 @@ export const postOAuthAuthorize = defineRoute({
   dynamodb: ['UpdateItem', 'GetItem', 'Query', 'PutItem'],
   indexes: ['gsi1'],
   // The source's counter and the client, then the consenting key (by its token's hash) and its organization's grant and code.
-  ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*', 'TOKEN#*', 'ORG#*'],
+  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'OAUTHCLIENT#*', actions: ['GetItem'] }, { keys: 'TOKEN#*', actions: ['Query'] }, { keys: 'ORG#*', actions: ['GetItem', 'PutItem'] }],
   status: 200,
   contentType: 'text/html; charset=utf-8',
   request: {},
@@ -228,7 +228,7 @@ export const postOAuthToken = defineRoute({
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],
   // The source's and client's counters and the client, then the code or token (by its hash) and its organization's grant.
-  ownKeys: ['SOURCELIMIT#*', 'OAUTHCLIENT#*', 'TOKEN#*', 'ORG#*'],
+  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'OAUTHCLIENT#*', actions: ['GetItem', 'UpdateItem'] }, { keys: 'TOKEN#*', actions: ['Query'] }, 'ORG#*'],
   // A code or refresh token used twice revokes its grant, whose tokens' cached answers end with it.
   capabilities: [authorizerCacheFlush],
   status: 200,

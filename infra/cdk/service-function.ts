@@ -11,7 +11,7 @@ import { parseHandler, type DynamoAction } from '#shared/routes/route';
 import type { IndexName } from '#shared/table';
 import { bundledHandler, moduleBundling, projectRoot } from './bundling';
 import { admitToTenantData, type TenantDataAccess } from './tenant-data-role';
-import { ownTableStatement } from '#shared/tenancy/policies';
+import { ownTableStatements, type OwnKeys } from '#shared/tenancy/policies';
 
 export interface ServiceFunctionProps {
   /** Its handler below functions/ (`parseHandler`): `sms/sweep`, `leads/handlers#createLeadHandler`. */
@@ -22,7 +22,7 @@ export interface ServiceFunctionProps {
   /** The secondary indexes it queries; the grant covers the table and only these. */
   indexes?: readonly IndexName[];
   /** The partition keys its own grant covers (patterns; every organization's unless named): shared/tenancy/policies.ts. */
-  keys?: readonly string[];
+  keys?: readonly OwnKeys[];
   /** Files below node_modules the function reads at run time, copied beside its bundle. */
   assets?: readonly string[];
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -100,8 +100,9 @@ export class ServiceFunction extends Construct {
     });
     if (tenantData) admitToTenantData(this.function, role, tenantData);
     else if (dynamodb.length) {
-      const { Action, Resource, Condition } = ownTableStatement({ actions: dynamodb, indexes, keys }, table.tableArn);
-      this.function.addToRolePolicy(new PolicyStatement({ actions: Action, resources: Resource, conditions: Condition }));
+      for (const { Action, Resource, Condition } of ownTableStatements({ actions: dynamodb, indexes, keys }, table.tableArn)) {
+        this.function.addToRolePolicy(new PolicyStatement({ actions: Action, resources: Resource, conditions: Condition }));
+      }
     }
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',

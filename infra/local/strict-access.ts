@@ -7,7 +7,7 @@ import { onKeyUse } from '#shared/envelope-encryption';
 import { keyUseStatements } from '#shared/sealing-key';
 import type { Capability, CapabilityContext } from '#shared/routes/route';
 import {
-  ORGANIZATION_TAG, ownKeysOf, ownTableStatement, routeSessionPolicy, sessionCapabilitiesOf, sharedPartitionsOf, tableLocationOf, tenantCapabilityStatements, tenantDataPolicy,
+  ORGANIZATION_TAG, ownKeysOf, ownTableStatements, routeSessionPolicy, sessionCapabilitiesOf, sharedPartitionsOf, tableLocationOf, tenantCapabilityStatements, tenantDataPolicy,
   type OwnTableGrant, type PolicyDocument, type PolicyStatement,
 } from '#shared/tenancy/policies';
 import { currentSession, type TenantSession } from '#shared/tenancy/session';
@@ -89,7 +89,7 @@ const localPlace = (tableArn: string): CapabilityContext => ({ ...tableLocationO
 const ownPolicyOf = (grant: OwnGrant, tableArn: string): PolicyDocument => ({
   Version: '2012-10-17',
   Statement: [
-    ownTableStatement(grant, tableArn),
+    ...ownTableStatements(grant, tableArn),
     ...(grant.capabilities ?? []).flatMap((capability) =>
       capability.statements(localPlace(tableArn)).map(({ actions, resources, conditions }): PolicyStatement => ({ Effect: 'Allow', Action: actions, Resource: resources, ...(conditions ? { Condition: conditions } : {}) })),
     ),
@@ -122,7 +122,7 @@ const kindOf = (key: string, patterns: readonly string[]) => patterns.find((patt
 const requestKind = ({ action, resource, leadingKeys, context }: IamRequest, patterns: readonly string[]) =>
   `${action}|${resource}|${leadingKeys.map((key) => kindOf(key, patterns)).join(',')}|${JSON.stringify(context ?? {})}`;
 const grantKind = (grant: OwnGrant & { sharedPartitions?: readonly { keys: string }[] }) =>
-  `${[...grant.actions].sort().join()}|${(grant.indexes ?? []).join()}|${(grant.keys ?? []).join()}|${(grant.sharedPartitions ?? []).map((partition) => partition.keys).join()}|${(grant.capabilities ?? []).map((capability) => capability.name).join()}`;
+  `${[...grant.actions].sort().join()}|${(grant.indexes ?? []).join()}|${JSON.stringify(grant.keys ?? [])}|${(grant.sharedPartitions ?? []).map((partition) => partition.keys).join()}|${(grant.capabilities ?? []).map((capability) => capability.name).join()}`;
 
 /** Why a call a function signs as its own role is refused, or undefined when its role's grant allows it. */
 export function ownRefusal(request: IamRequest, functionId: string, tableArn: string): string | undefined {

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { PolicyStatement } from '../iam';
+import type { OwnKeys } from '../tenancy/policies';
 import type { MemberRole } from '../member-roles';
 import type { IndexName, SharedPartition } from '../table';
 import { DYNAMO_ACTIONS, type DynamoAction } from '../table';
@@ -92,7 +93,7 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   /** The partitions outside every organization a keyed route reaches, each a named exception with why (docs/data-model.md). */
   sharedPartitions?: SharedPartition[];
   /** A public route's: the partition keys its function's own role reaches (patterns), every organization's (`ORG#*`) unless named. */
-  ownKeys?: string[];
+  ownKeys?: OwnKeys[];
   /** Status of a successful answer. */
   status: number;
   /** Media type of a successful answer; JSON unless set (the docs page is HTML). */

@@ -126,23 +126,43 @@ export function routeSessionPolicy(grant: TableGrant, tableArn: string, organiza
 export const EVERY_ORGANIZATION = 'ORG#*';
 
 /**
+ * Partition keys a function's own role reaches: a pattern, on which it may take every action of its grant, or a pattern
+ * with the actions it takes there, where the others are not needed (a sign-in deletes its challenge, never a member).
+ */
+export type OwnKeys = string | { readonly keys: string; readonly actions: readonly DynamoAction[] };
+
+/**
  * What a function that signs as its own role does with the table (a public route, a worker, a scheduled job, an
  * authorizer: the named exceptions of docs/data-model.md): its actions and indexes, on the keys it names alone.
  */
 export interface OwnTableGrant extends Pick<TableGrant, 'actions' | 'indexes'> {
-  /** Patterns of the partition keys it touches, on the table and its indexes: `ORG#*` unless it names others. */
-  keys?: readonly string[];
+  /** The partition keys it touches, on the table and its indexes: `ORG#*` unless it names others. */
+  keys?: readonly OwnKeys[];
 }
 
-/** The keys an own role's grant covers: those it names, else every organization's. */
-export const ownKeysOf = (grant: OwnTableGrant): string[] => [...(grant.keys ?? [EVERY_ORGANIZATION])];
+/** The key patterns an own role's grant covers: those it names, else every organization's. */
+export const ownKeysOf = (grant: OwnTableGrant): string[] => (grant.keys ?? [EVERY_ORGANIZATION]).map((entry) => (typeof entry === 'string' ? entry : entry.keys));
 
-/** A function's own role's statement on the table, as the stack grants it and the strict mode evaluates it. */
-export function ownTableStatement(grant: OwnTableGrant, tableArn: string): PolicyStatement {
-  return {
+/**
+ * A function's own role's statements on the table, as the stack grants them and the strict mode evaluates them: one
+ * per set of actions, each on the key patterns that take that set. An action named for a pattern that the grant does
+ * not have is a mistake in the route table: refused loudly.
+ */
+export function ownTableStatements(grant: OwnTableGrant, tableArn: string): PolicyStatement[] {
+  const bySet = new Map<string, { actions: string[]; patterns: string[] }>();
+  for (const entry of grant.keys ?? [EVERY_ORGANIZATION]) {
+    const { keys, actions } = typeof entry === 'string' ? { keys: entry, actions: grant.actions } : entry;
+    const stray = actions.filter((action) => !grant.actions.includes(action));
+    if (stray.length) throw new Error(`${keys}: ${stray.join(', ')} is not among the function's actions (${grant.actions.join(', ')})`);
+    const sorted = [...new Set(actions)].sort();
+    const set = bySet.get(sorted.join()) ?? { actions: sorted, patterns: [] };
+    set.patterns.push(keys);
+    bySet.set(sorted.join(), set);
+  }
+  return [...bySet.values()].map(({ actions, patterns }) => ({
     Effect: 'Allow',
-    Action: [...new Set(grant.actions)].sort().map((action) => `dynamodb:${action}`),
+    Action: actions.map((action) => `dynamodb:${action}`),
     Resource: tableResources(tableArn, grant.indexes ?? []),
-    Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ownKeysOf(grant) } },
-  };
+    Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } },
+  }));
 }
