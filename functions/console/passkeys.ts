@@ -129,7 +129,11 @@ export async function enrolmentOptions(organizationId: string, member: Member, r
 
 /** Takes the item of a challenge, once: deleted on condition it is still there, so a replayed response finds none. */
 async function takeChallenge(key: { pk: string; sk: string }): Promise<string | undefined> {
-  const { Attributes } = await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: key, ReturnValues: 'ALL_OLD' }));
+  // Without the condition, two deletes at once may both be answered the item (DynamoDB Local does so): both would take it.
+  const { Attributes } = await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: key, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' })).catch((error: unknown) => {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return { Attributes: undefined };
+    throw error;
+  });
   if (!Attributes || String(Attributes.expiresAt) <= new Date(clock.now()).toISOString()) return undefined;
   return String(Attributes.challenge);
 }
