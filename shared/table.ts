@@ -12,6 +12,12 @@ export type DynamoAction = (typeof DYNAMO_ACTIONS)[number];
  * A partition outside every organization that a keyed route must reach (a named exception, docs/data-model.md): the
  * pattern of its partition keys (`SMSNUMBER#*`), the actions the route takes on it, and why it names no organization.
  */
+/**
+ * Partition keys a function's own role reaches: a pattern, on which it may take every action of its grant, or a pattern
+ * with the actions it takes there, where the others are not needed (a sign-in deletes its challenge, never a member).
+ */
+export type OwnKeys = string | { readonly keys: string; readonly actions: readonly DynamoAction[] };
+
 export interface SharedPartition {
   keys: string;
   actions: DynamoAction[];

@@ -1,6 +1,5 @@
 import type { Capability, DynamoAction } from './routes/route';
-import type { IndexName } from './table';
-import type { OwnKeys } from './tenancy/policies';
+import type { IndexName, OwnKeys } from './table';
 import type { ScheduledSends } from './scheduled-sends';
 
 // The functions a resource runs off a route (workers, their queues and topics, authorizers, scheduled jobs), as its

@@ -71,7 +71,6 @@ describe('the automation engine’s stack', () => {
     expect(runner.Properties.Environment.Variables).toMatchObject({
       AUTOMATION_QUEUE_URL: { Ref: queueId(names.queue) },
       AUTOMATION_SCHEDULE_GROUP: 'pipeline-automations',
-      AUTOMATION_QUEUE_ARN: { 'Fn::GetAtt': [queueId(names.queue), 'Arn'] },
       AUTOMATION_SCHEDULER_ROLE_ARN: { 'Fn::GetAtt': [schedulerRoleId, 'Arn'] },
       AUTOMATION_SCHEDULE_DLQ_ARN: { 'Fn::GetAtt': [queueId(names.scheduleDeadLetters), 'Arn'] },
       SMS_PROVIDER: 'end-user-messaging',

@@ -144,7 +144,11 @@ describe('the bundled functions', () => {
       // a function that reads phones, the numbering plans (shared/phone-plans.ts); the inbound post's reading (receive.ts);
       // the webhook queue's SQS client, for the deliverer's retries and the routes' redeliveries (shared/aws/sqs.ts).
       const sqs = ['./sqs-<hash>.mjs'];
-      const own = { 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'], 'webhooks/deliver': sqs, 'webhooks/handlers': sqs }[module] ?? [];
+      // The automations' routes load a run's start, preview and stops, and the step queue's client, at their first use.
+      const automations = ['./esm-<hash>.mjs', './preview-<hash>.mjs', './start-<hash>.mjs', './stops-<hash>.mjs', ...sqs];
+      // The step runner's texting, Scheduler and step-queue clients, each at its first use (RUNNER_LAZY_CLIENTS).
+      const runner = ['./end-user-messaging-send-<hash>.mjs', './scheduler-calls-<hash>.mjs', ...sqs];
+      const own = { 'automations/handlers': automations, 'automations/runner-handler': runner, 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'], 'webhooks/deliver': sqs, 'webhooks/handlers': sqs }[module] ?? [];
       // A module with write routes, the handler factory's write path (shared/http/write-path.ts).
       const writes = Object.keys(bundles[module]!.inputs).includes('shared/http/write-path.ts') ? ['./write-path-<hash>.mjs'] : [];
       expect(lazily.map((file) => file.replace(/-[A-Z0-9]{8}\.mjs$/, '-<hash>.mjs')).sort(), module).toEqual(['./event-streams-<hash>.mjs', ...own, ...writes, './src-<hash>.mjs'].sort());

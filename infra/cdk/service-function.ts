@@ -11,7 +11,8 @@ import { parseHandler, type DynamoAction } from '#shared/routes/route';
 import type { IndexName } from '#shared/table';
 import { bundledHandler, moduleBundling, projectRoot } from './bundling';
 import { admitToTenantData, type TenantDataAccess } from './tenant-data-role';
-import { ownTableStatements, type OwnKeys } from '#shared/tenancy/policies';
+import { ownTableStatements } from '#shared/tenancy/policies';
+import type { OwnKeys } from '#shared/table';
 
 export interface ServiceFunctionProps {
   /** Its handler below functions/ (`parseHandler`): `sms/sweep`, `leads/handlers#createLeadHandler`. */

@@ -1,8 +1,7 @@
 import type * as v from 'valibot';
 import type { PolicyStatement } from '../iam';
-import type { OwnKeys } from '../tenancy/policies';
 import type { MemberRole } from '../member-roles';
-import type { IndexName, SharedPartition } from '../table';
+import type { IndexName, OwnKeys, SharedPartition } from '../table';
 import { DYNAMO_ACTIONS, type DynamoAction } from '../table';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

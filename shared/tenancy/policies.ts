@@ -1,4 +1,4 @@
-import { DYNAMO_ACTIONS, TABLE_INDEXES, type DynamoAction, type IndexName, type SharedPartition } from '../table';
+import { DYNAMO_ACTIONS, TABLE_INDEXES, type DynamoAction, type IndexName, type OwnKeys, type SharedPartition } from '../table';
 import { grantedActions, type Capability, type RouteDefinition, type TableLocation } from '../routes/route';
 import type { PolicyDocument, PolicyStatement } from '../iam';
 
@@ -124,12 +124,6 @@ export function routeSessionPolicy(grant: TableGrant, tableArn: string, organiza
 
 /** The keys of every organization: what a function that acts across them (a worker, a public route) reaches by default. */
 export const EVERY_ORGANIZATION = 'ORG#*';
-
-/**
- * Partition keys a function's own role reaches: a pattern, on which it may take every action of its grant, or a pattern
- * with the actions it takes there, where the others are not needed (a sign-in deletes its challenge, never a member).
- */
-export type OwnKeys = string | { readonly keys: string; readonly actions: readonly DynamoAction[] };
 
 /**
  * What a function that signs as its own role does with the table (a public route, a worker, a scheduled job, an
