@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { hashToken } from '#shared/auth/tokens';
@@ -66,28 +66,7 @@ const how = (outcome: unknown) => (outcome instanceof Error ? ((outcome as Error
 const settled = <T>(promise: Promise<T>) => promise.catch((error: Error) => error);
 
 /** Holds the first delete of a sign-in code until `release()`; `reached` resolves once it is held. */
-function holdCodeDelete() {
-  const name = 'holdCodeDelete';
-  let release!: () => void;
-  let reach!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const reached = new Promise<void>((resolve) => (reach = resolve));
-  let held = false;
-  dynamo.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (!held && /^Delete(Item)?Command$/.test(String(context.commandName)) && JSON.stringify(args.input).includes('SIGNIN#')) {
-        held = true;
-        reach();
-        // Never hangs the test.
-        await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      }
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return { reached, release };
-}
-afterEach(() => void dynamo.middlewareStack.remove('holdCodeDelete'));
+const holdCodeDelete = () => holdWrite(/SIGNIN#/, new Set(['DeleteCommand', 'DeleteItemCommand']));
 
 describe('a sign-in code, as the worker makes it', () => {
   it('is made for a member’s phone alone, stored as a sign-in code, texted as a member’s text of no conversation, and logged without the phone or the code', async () => {

@@ -29,11 +29,11 @@ export function holdFirstScheduleRead(): () => void {
 const WRITES = new Set(['TransactWriteItemsCommand', 'UpdateCommand', 'UpdateItemCommand']);
 
 /**
- * Holds the first write (a transaction or an UpdateItem) whose input matches `pattern` until `release()`: the request
- * that sends it has done its reads and waits between them and its write, where another request can commit. `reached`
- * resolves once the write is held.
+ * Holds the first write (a transaction or an UpdateItem, or the `commands` named) whose input matches `pattern` until
+ * `release()`: the request that sends it has done its reads and waits between them and its write, where another
+ * request can commit. `reached` resolves once the write is held.
  */
-export function holdWrite(pattern: RegExp) {
+export function holdWrite(pattern: RegExp, commands: ReadonlySet<string> = WRITES) {
   const name = `holdWrite${Math.random()}`;
   let release!: () => void;
   let reach!: () => void;
@@ -42,7 +42,7 @@ export function holdWrite(pattern: RegExp) {
   let held = false;
   dynamo.middlewareStack.add(
     (next, context) => async (args) => {
-      if (!held && WRITES.has(String(context.commandName)) && pattern.test(JSON.stringify(args.input))) {
+      if (!held && commands.has(String(context.commandName)) && pattern.test(JSON.stringify(args.input))) {
         held = true;
         reach();
         // Never hangs the test.
