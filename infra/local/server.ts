@@ -154,7 +154,20 @@ async function withSimulatedTopics(gateway: ReturnType<typeof createLocalGateway
 }
 
 /** Listens on the loopback address, or rejects (the port taken). */
+/**
+ * An idle connection is kept a minute, as API Gateway and CloudFront keep theirs, not Node's 5 s: a client reusing a
+ * connection just as the server drops it gets ECONNRESET, and on a loaded machine timers fire late enough for the
+ * client's 4 s reuse window to overlap the server's 5 s one. The headers' timeout must stay above it.
+ */
+const IDLE_CONNECTION_MS = 60_000;
+
+export function keepIdleConnectionsAMinute(server: Server): void {
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
+}
+
 function listen(server: Server, port: number): Promise<void> {
+  keepIdleConnectionsAMinute(server);
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnectionsAMinute } from '../../infra/local/server';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -31,6 +32,7 @@ export async function startReceiver(): Promise<Receiver> {
       response.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'not now');
     });
   });
+  keepIdleConnectionsAMinute(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
