@@ -1,4 +1,5 @@
 import type { Capability, CapabilityContext, TableLocation } from './routes/route';
+import { serviceRoleArnPattern } from './iam';
 
 /** The environment variables that name the key sealing tenants' secrets: the KMS key's alias deployed, a local AES key otherwise. */
 export const SECRETS_KEY_VARIABLES = { deployed: 'SECRETS_KEY_ALIAS_ARN', local: 'SECRETS_LOCAL_KEY' } as const;
@@ -36,6 +37,9 @@ const theAliasedKey = (where: TableLocation) => ({
 /** The encryption context key naming a sealed secret's organization (shared/envelope-encryption.ts binds every secret to it). */
 export const ORGANIZATION_CONTEXT_KEY = 'kms:EncryptionContext:organizationId';
 
+/** The encryption context key naming the item a sealed secret belongs to. */
+export const ITEM_CONTEXT_KEY = 'kms:EncryptionContext:itemId';
+
 const WILDCARD_REASON = 'The key is named by its alias (the data stack makes it, with no cross-stack reference): the statement holds only for the key that alias names (kms:ResourceAliases), or by the multi-region key beside it.';
 
 /**
@@ -56,8 +60,9 @@ export const SECRETS_KEY_USES = [
 
 /**
  * The key policy's statements of its uses: each action to the account's principals whose role carries the use's tag
- * with the table's name (the roles are made after the key, in other stacks, so the policy names them by their tag).
- * Written once, for the stack's key policy (infra/cdk/key-policies.ts) and the local strict mode's evaluation.
+ * with the table's name and was made at the service's role path (the roles are made after the key, in other stacks, so
+ * the policy names them by their tag and their path, not their ARN). Written once, for the stack's key policy
+ * (infra/cdk/key-policies.ts) and the local strict mode's evaluation.
  */
 export const keyUseStatements = ({ partition, account, tableName }: TableLocation) =>
   SECRETS_KEY_USES.map(({ sid, action, roleTag }) => ({
@@ -66,7 +71,7 @@ export const keyUseStatements = ({ partition, account, tableName }: TableLocatio
     Principal: { AWS: `arn:${partition}:iam::${account}:root` },
     Action: action,
     Resource: '*',
-    Condition: { StringEquals: { 'aws:PrincipalAccount': account, [`aws:PrincipalTag/${roleTag}`]: tableName } },
+    Condition: { StringEquals: { 'aws:PrincipalAccount': account, [`aws:PrincipalTag/${roleTag}`]: tableName }, ArnLike: { 'aws:PrincipalArn': serviceRoleArnPattern(partition, account) } },
   }));
 
 /** A capability of one use of the aliased key, with the key's alias (or sam local's key) in the environment and its tag on the role. */
@@ -80,10 +85,12 @@ function aliasedKeyCapability(name: (typeof SECRETS_KEY_USES)[number]['name']): 
     wildcardReason: WILDCARD_REASON,
     roleTags: (where) => ({ [roleTag]: where.tableName }),
     // A keyed route's secrets are its organization's: the session's call to the key holds only where the secret's
-    // encryption context names that organization, so a session of one never opens another's.
-    sessionStatements: (where, organization) => {
+    // encryption context names that organization, so a session of one never opens another's; a session for one
+    // item's secrets (an inbound post's endpoint) opens that item's alone.
+    sessionStatements: (where, organization, itemId) => {
       const { resources, conditions } = theAliasedKey(where);
-      return [{ Sid: `${sid}ForTheOrganization`, Effect: 'Allow', Action: [action], Resource: resources, Condition: { ...conditions, StringEquals: { [ORGANIZATION_CONTEXT_KEY]: organization } } }];
+      const context = { [ORGANIZATION_CONTEXT_KEY]: organization, ...(itemId === undefined ? {} : { [ITEM_CONTEXT_KEY]: itemId }) };
+      return [{ Sid: `${sid}ForTheOrganization`, Effect: 'Allow', Action: [action], Resource: resources, Condition: { ...conditions, StringEquals: context } }];
     },
   };
 }

@@ -1,4 +1,4 @@
-import { App, CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { App, CfnResource, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { authorizerOf } from '#shared/routes/route';
 import { multiRegionSealingKeyAlias, sealingKeyAlias } from '#shared/sealing-key';
 
 // Every cdk-nag finding the stacks acknowledge instead of fixing, each held to what its reason says of the template.
-const { app, api, consoleFiles } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
+const { app, api } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
 
 type Properties = Record<string, any>;
 interface Found {
@@ -103,11 +103,10 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
     rule: /^AwsSolutions-(IAM4|IAM5|L1)(\[.*\])?$/,
     reason: /^The BucketDeployment function of CDK/,
     check: ({ construct, rule, reason }) => {
-      // The console's files stack, whose one function is CDK's BucketDeployment, and one bucket, the console's.
-      expect(construct).toBe(consoleFiles);
+      // CDK's BucketDeployment function alone, which copies the console's files at deploy: not the API's stack.
+      expect(construct.node.id).toMatch(/^Custom::CDKBucketDeployment/);
       expect(BUCKET_DEPLOYMENT_FINDINGS[rule]).toBe(reason);
       expect(resourcesOf(construct, 'AWS::Lambda::Function').map(({ logicalId }) => logicalId)).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment/)]);
-      expect(resourcesOf(construct, 'AWS::S3::Bucket')).toHaveLength(1);
     },
   },
   {
@@ -116,9 +115,19 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
     check: ({ construct }) => {
       const bucket = one(construct, 'AWS::S3::Bucket');
       expect(bucket.properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
-      // Read by CloudFront alone, by origin access control.
-      const policy = Object.values(bucket.template.findResources('AWS::S3::BucketPolicy') as Record<string, { Properties: Properties }>)[0]!.Properties.PolicyDocument.Statement as { Principal?: { Service?: string }; Action: string }[];
-      expect(policy.filter((statement) => statement.Action === 's3:GetObject').map((statement) => statement.Principal?.Service)).toEqual(['cloudfront.amazonaws.com']);
+      // Read by CloudFront alone, by origin access control, for this stack's one distribution alone.
+      const policy = Object.values(bucket.template.findResources('AWS::S3::BucketPolicy') as Record<string, { Properties: Properties }>)[0]!.Properties.PolicyDocument.Statement as { Principal?: { Service?: string }; Action: string; Condition?: unknown }[];
+      const reads = policy.filter((statement) => statement.Action === 's3:GetObject');
+      expect(reads.map((statement) => statement.Principal?.Service)).toEqual(['cloudfront.amazonaws.com']);
+      const [distribution] = Object.keys(bucket.template.findResources('AWS::CloudFront::Distribution'));
+      expect(JSON.stringify(reads[0]!.Condition)).toContain(`{"Ref":"${distribution}"}`);
+      expect(JSON.stringify(reads[0]!.Condition)).not.toContain('distribution/*');
+      // Referenced, not named: no name another account could claim; deleted with the stack, its files with their deployment.
+      expect(bucket.properties.BucketName).toBeUndefined();
+      expect((bucket.template.findResources('AWS::S3::Bucket') as Record<string, { DeletionPolicy?: string }>)[bucket.logicalId]!.DeletionPolicy).toBe('Delete');
+      const copying = Template.fromStack(api.node.findChild('ConsoleFilesCopy') as NestedStack);
+      const deployments = Object.values(copying.findResources('Custom::CDKBucketDeployment') as Record<string, { Properties: Properties }>);
+      expect(deployments.map((deployment) => deployment.Properties.RetainOnDelete)).toEqual([false, false]);
     },
   },
   {

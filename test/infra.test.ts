@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { authorizerCacheFlush, REST_API_VARIABLE, STAGE_VARIABLE } from '#shared/auth/authorizer-cache-flush';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
+import { SERVICE_ROLE_PATH } from '#shared/iam';
 import { describe, expect, it } from 'vitest';
 import { BACKUP_RETENTION } from '../infra/cdk/table-backups';
 import { KEY_ADMINISTRATION_ACTIONS } from '../infra/cdk/key-policies';
@@ -15,7 +16,7 @@ import { multiRegionSealingKeyAlias, opensSecrets, sealingKeyAlias, sealsSecrets
 import type { Capability } from '#shared/routes/route';
 import { authorizerOf, grantedActions, routeId } from '#shared/routes/route';
 import { TABLE_INDEXES } from '#shared/table';
-import { ownKeysOf, sharedPartitionsOf, TENANT_DATA_ACTIONS, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
+import { actsForOrganizations, ownKeysOf, sharedPartitionsOf, TENANT_DATA_ACTIONS, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
 import { TENANT_ACCESS_TAG, tenantDataRoleName } from '../infra/cdk/tenant-data-role';
 
 /**
@@ -221,12 +222,16 @@ describe('the API stack', () => {
     });
   });
 
-  it("grants a public route's function exactly its route's DynamoDB actions, and a keyed route's none: it assumes the tenant-data role", () => {
+  it("grants a public route's function exactly its route's DynamoDB actions (one that acts for the organization it names, those its own keys take), and a keyed route's none: it assumes the tenant-data role", () => {
     for (const route of routes) {
       const own = dynamoActionsOf(routeId(route));
-      if (route.auth === 'none') expect(own, route.operationId).toEqual([...new Set(grantedActions(route))].sort().map((a) => `dynamodb:${a}`));
+      const ownKeysActions = [...new Set((route.ownKeys ?? []).flatMap((entry) => (typeof entry === 'string' ? grantedActions(route) : entry.actions)))];
+      if (route.auth === 'none') expect(own, route.operationId).toEqual([...new Set(route.organizationSession ? ownKeysActions : grantedActions(route))].sort().map((a) => `dynamodb:${a}`));
       else expect(own, route.operationId).toEqual([]);
     }
+    // The inbound post reaches nothing as its own role; the token endpoint its counters, clients and tokens' hashes.
+    expect(dynamoActionsOf('ReceiveInbound')).toEqual([]);
+    expect(dynamoActionsOf('PostOAuthToken')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     expect(dynamoActionsOf('Authorizer')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     const allActions = JSON.stringify(policies);
     expect(allActions).not.toContain('dynamodb:*');
@@ -288,13 +293,13 @@ describe('the API stack', () => {
       const [, fn] = Object.entries(functions).find(([logicalId]) => logicalId.startsWith(`${id}Function`))!;
       const [, role] = Object.entries(roles).find(([logicalId]) => logicalId.startsWith(`${id}Role`))!;
       const tagged = (role.Properties.Tags ?? []).some((tag: { Key: string; Value: string }) => tag.Key === TENANT_ACCESS_TAG.key && tag.Value === TENANT_ACCESS_TAG.value);
-      if (route.auth === 'none') {
+      if (!actsForOrganizations(route)) {
         expect([assumes, tagged, fn.Properties.Environment.Variables[TENANT_ROLE_VARIABLES.role]], route.operationId).toEqual([[], false, undefined]);
         continue;
       }
       expect(assumes, route.operationId).toEqual([{ Action: ['sts:AssumeRole', 'sts:TagSession'], Effect: 'Allow', Resource: expect.anything() }]);
       // By name: the events stack makes the role, and is deployed first.
-      expect(JSON.stringify(assumes[0].Resource), route.operationId).toContain(`:role/${tenantDataRoleName('sales-pipeline')}`);
+      expect(JSON.stringify(assumes[0].Resource), route.operationId).toContain(`:role${SERVICE_ROLE_PATH}${tenantDataRoleName('sales-pipeline')}`);
       expect(tagged, route.operationId).toBe(true);
       expect(Object.keys(fn.Properties.Environment.Variables), route.operationId).toEqual(expect.arrayContaining([TENANT_ROLE_VARIABLES.role, TENANT_ROLE_VARIABLES.table]));
     }
@@ -354,7 +359,7 @@ describe('the API stack', () => {
       );
       return JSON.stringify(statement.Resource);
     };
-    for (const route of routes.filter((r) => r.dynamodb.length && r.auth === 'none')) {
+    for (const route of routes.filter((r) => r.dynamodb.length && r.auth === 'none' && (!r.organizationSession || r.ownKeys?.length))) {
       const resources = grantedResources(routeId(route));
       expect(resources, route.operationId).not.toMatch(/"\*"|index\/\*/);
       for (const index of TABLE_INDEXES) {
@@ -611,9 +616,9 @@ describe('the key sealing tenants’ secrets', () => {
   const keyed = routes.filter((route) => !route.aliasOf && route.auth !== 'none');
   const declared = Object.fromEntries(
     [
-      ...routes.filter((route) => !route.aliasOf && route.auth === 'none').map((route) => [routeId(route), kmsActionsOf(route.capabilities)] as const),
+      ...routes.filter((route) => !route.aliasOf && !actsForOrganizations(route)).map((route) => [routeId(route), kmsActionsOf(route.capabilities)] as const),
       ...WORKERS.map((worker) => [worker.name, kmsActionsOf(worker.capabilities)] as const),
-      ['TenantData', [...new Set(keyed.flatMap((route) => kmsActionsOf(route.capabilities)))].sort()] as const,
+      ['TenantData', [...new Set(routes.filter(actsForOrganizations).flatMap((route) => kmsActionsOf(route.capabilities)))].sort()] as const,
     ].filter(([, actions]) => actions.length),
   );
 
@@ -624,16 +629,17 @@ describe('the key sealing tenants’ secrets', () => {
     dataTemplate.hasResourceProperties('AWS::KMS::Alias', { AliasName: sealingKeyAlias('sales-pipeline'), TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
   });
 
-  it('has a policy of its own: the account administers it and uses it for nothing; only the roles tagged for a use make that one call', () => {
+  it('has a policy of its own: the account administers it and uses it for nothing; only the roles tagged for a use, at the service’s role path, make that one call', () => {
     const [key] = Object.values(dataTemplate.findResources('AWS::KMS::Key')) as Resource[];
     const root = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] };
     const account = { 'aws:PrincipalAccount': { Ref: 'AWS::AccountId' } };
+    const atThePath = { ArnLike: { 'aws:PrincipalArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, `:role${SERVICE_ROLE_PATH}*`]] } } };
     expect(key!.Properties.KeyPolicy).toEqual({
       Version: '2012-10-17',
       Statement: [
         { Sid: 'Administration', Effect: 'Allow', Principal: { AWS: root }, Action: [...KEY_ADMINISTRATION_ACTIONS], Resource: '*', Condition: { StringEquals: account } },
-        { Sid: 'SealByTheFunctionsThatSeal', Effect: 'Allow', Principal: { AWS: root }, Action: 'kms:GenerateDataKey', Resource: '*', Condition: { StringEquals: { ...account, 'aws:PrincipalTag/SalesPipelineSealsSecrets': 'sales-pipeline' } } },
-        { Sid: 'OpenByTheFunctionsThatOpen', Effect: 'Allow', Principal: { AWS: root }, Action: 'kms:Decrypt', Resource: '*', Condition: { StringEquals: { ...account, 'aws:PrincipalTag/SalesPipelineOpensSecrets': 'sales-pipeline' } } },
+        { Sid: 'SealByTheFunctionsThatSeal', Effect: 'Allow', Principal: { AWS: root }, Action: 'kms:GenerateDataKey', Resource: '*', Condition: { StringEquals: { ...account, 'aws:PrincipalTag/SalesPipelineSealsSecrets': 'sales-pipeline' }, ...atThePath } },
+        { Sid: 'OpenByTheFunctionsThatOpen', Effect: 'Allow', Principal: { AWS: root }, Action: 'kms:Decrypt', Resource: '*', Condition: { StringEquals: { ...account, 'aws:PrincipalTag/SalesPipelineOpensSecrets': 'sales-pipeline' }, ...atThePath } },
       ],
     });
     // Administering it is no way to use it: no cryptographic call, no grant, no wildcard that would reach one.
@@ -649,6 +655,8 @@ describe('the key sealing tenants’ secrets', () => {
       for (const { Key, Value } of (role.Properties.Tags ?? []) as { Key: string; Value: string }[]) {
         if (!Key.startsWith('SalesPipeline')) continue;
         expect([roleId, Value]).toEqual([roleId, 'sales-pipeline']);
+        // At the path the key's policy asks for beside the tag (aws:PrincipalArn).
+        expect([roleId, role.Properties.Path]).toEqual([roleId, SERVICE_ROLE_PATH]);
         const holder = Object.keys(declared).find((constructId) => roleId.startsWith(`${constructId}Role`)) ?? roleId;
         tagged[holder] = [...(tagged[holder] ?? []), Key === 'SalesPipelineSealsSecrets' ? 'kms:GenerateDataKey' : Key === 'SalesPipelineOpensSecrets' ? 'kms:Decrypt' : Key].sort();
       }
@@ -657,10 +665,11 @@ describe('the key sealing tenants’ secrets', () => {
   });
 
   it('is granted to exactly the functions whose routes or workers seal or open a secret: kms:GenerateDataKey to seal, kms:Decrypt to open, and to no other function', () => {
-    expect(declared).toEqual({ TenantData: ['kms:Decrypt', 'kms:GenerateDataKey'], ReceiveInbound: ['kms:Decrypt'], DeliverWebhooks: ['kms:Decrypt'], RunAutomationSteps: ['kms:Decrypt'] });
-    // The keyed routes that seal or open one, whose functions are told the key's alias but hold no grant on it.
-    const keyedUsers = keyed.filter((route) => kmsActionsOf(route.capabilities).length).map(routeId).sort();
-    expect(keyedUsers).toEqual(['CreateAutomation', 'CreateInboundEndpoint', 'CreateWebhook', 'RotateInboundEndpoint', 'RotateWebhookSecret', 'TestWebhook', 'UpdateAutomation', 'UpdateInboundEndpoint']);
+    // The inbound post opens its endpoint's secret in its organization's session, as the keyed routes do: its own role holds none.
+    expect(declared).toEqual({ TenantData: ['kms:Decrypt', 'kms:GenerateDataKey'], DeliverWebhooks: ['kms:Decrypt'], RunAutomationSteps: ['kms:Decrypt'] });
+    // The routes that seal or open one for an organization, whose functions are told the key's alias but hold no grant on it.
+    const keyedUsers = routes.filter((route) => !route.aliasOf && actsForOrganizations(route) && kmsActionsOf(route.capabilities).length).map(routeId).sort();
+    expect(keyedUsers).toEqual(['CreateAutomation', 'CreateInboundEndpoint', 'CreateWebhook', 'ReceiveInbound', 'RotateInboundEndpoint', 'RotateWebhookSecret', 'TestWebhook', 'UpdateAutomation', 'UpdateInboundEndpoint']);
     const granted: Record<string, string[]> = {};
     for (const [policyId, policy] of Object.entries(everyPolicy)) {
       const statements = kmsStatements(policy);

@@ -29,13 +29,17 @@ describe.each(synthesized)('the API stack at $times× today’s routes', ({ time
     const ofType = (type: string) => [parent, ...nested].flatMap((template) => Object.values(template.Resources as Record<string, { Type: string }>).filter((resource) => resource.Type === type));
     const inParent = (type: string) => Object.values(parent.Resources as Record<string, { Type: string }>).filter((resource) => resource.Type === type);
     expect(scaled).toHaveLength(times * routes.length);
-    // One function per handler (a PATCH alias is its PUT's), plus the two authorizers in the parent.
+    // One function per handler (a PATCH alias is its PUT's), plus the two authorizers in the parent (CDK's copy of the
+    // console's files is in a nested stack of its own).
     expect(ofType('AWS::Lambda::Function')).toHaveLength(scaled.filter((route) => !route.aliasOf).length + 2);
     const paths = new Set(scaled.map((route) => route.path));
     // Each route's method, its CORS preflight when it answers one, each path's 405 mock, and the parent's own ANY /.
     expect(ofType('AWS::ApiGateway::Method')).toHaveLength(scaled.length + scaled.filter((route) => route.preflight).length + paths.size + 1);
     expect(inParent('AWS::ApiGateway::Method')).toHaveLength(1);
     expect(inParent('AWS::Lambda::Function')).toHaveLength(2);
+    // The console's distribution and its bucket are the parent's, at any number of routes.
+    expect(inParent('AWS::CloudFront::Distribution')).toHaveLength(1);
+    expect(inParent('AWS::S3::Bucket')).toHaveLength(1);
   });
 
   it('keeps every template within CloudFormation’s and CloudWatch’s quotas', () => {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { grantedActions, routeId } from '#shared/routes/route';
 import { TABLE_INDEXES } from '#shared/table';
-import { EVERY_ORGANIZATION, ownKeysOf, routeSessionPolicy, sessionGrantOf, TENANT_DATA_ACTIONS } from '#shared/tenancy/policies';
+import { actsForOrganizations, EVERY_ORGANIZATION, ownKeysOf, ownTableStatements, routeSessionPolicy, sessionGrantOf, TENANT_DATA_ACTIONS } from '#shared/tenancy/policies';
+import type { RouteDefinition } from '#shared/routes/route';
 import { LOCAL_ACCOUNT } from '../infra/local/aws-calls';
 import { duringRoute, duringWorker, recordAwsCalls, tenantPrincipal, type RecordedCall } from '../infra/local/strict-access';
 import { actingFor } from '#shared/tenancy/session';
@@ -64,6 +65,8 @@ const OFF_THE_TOURS_PATH: Record<string, string[]> = {
   patchTransfer: ['DeleteItem', 'UpdateItem'],
   patchFaq: ['DeleteItem', 'GetItem', 'PutItem'],
   patchWebhook: ['DeleteItem', 'PutItem'],
+  // The tour posts with the URL's token, to a new lead: no secret opened, no lead's claim lost to a race.
+  receiveInbound: ['ConditionCheckItem', 'kms:Decrypt'],
   // A recount refused while another runs (which it reads), or one its queue refused (marked FAILED, its place freed):
   // functions/reports/rebuild-jobs.test.ts takes both.
   startReportRebuild: ['DeleteItem', 'GetItem', 'UpdateItem'],
@@ -85,13 +88,18 @@ const OWN_ACTIONS_OFF_THE_TOUR: Record<string, string[]> = {
   PostOAuthAuthorize: ['GetItem', 'PutItem', 'Query'],
   // A verified passkey's member and new session: only a browser's authenticator signs (functions/console/console.test.ts).
   SignInWithPasskey: ['GetItem', 'PutItem'],
-  PostOAuthToken: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query'],
-  ReceiveInbound: ['ConditionCheckItem', 'DeleteItem'],
+  PostOAuthToken: ['GetItem', 'Query'],
   RecordEvents: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
   RunAutomationSteps: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'PutItem', 'Query'],
   SettleUnansweredSms: ['Query', 'UpdateItem'],
   SmsReceipts: ['UpdateItem'],
 };
+
+/** What a public route's own role is granted: its row's actions, or, where it acts for the organization it names, those its own keys take. */
+const ownActionsOf = (route: RouteDefinition): string[] =>
+  actsForOrganizations(route)
+    ? [...new Set(ownTableStatements({ actions: grantedActions(route), indexes: route.indexes, keys: route.ownKeys }, TABLE_ARN).flatMap((statement) => [statement.Action].flat().map((action) => action.replace(/^dynamodb:/, ''))))]
+    : grantedActions(route);
 
 let recorded: RecordedCall[] = [];
 /** The organizations whose items the index check reads: the tour's, and one the demo seed filled (a record of every kind left standing). */
@@ -171,23 +179,31 @@ describe('every AWS call of the route tour, against the synthesized template', (
       ['PostOAuthAuthorize', 'PutItem', ORG, 'Allowed'],
       ['RegisterOAuthClient', 'DeleteItem', 'OAUTHCLIENT#client_x', 'Denied'],
       ['PostOAuthToken', 'DeleteItem', 'OAUTHCLIENT#client_x', 'Denied'],
-      ['PostOAuthToken', 'DeleteItem', ORG, 'Allowed'],
-      ['ReceiveInbound', 'DeleteItem', 'SOURCELIMIT#inbound#203.0.113.7', 'Denied'],
-      ['ReceiveInbound', 'PutItem', 'INBOUND#x', 'Denied'],
+      ['PostOAuthToken', 'UpdateItem', 'OAUTHCLIENT#client_x', 'Denied'],
+      ['PostOAuthToken', 'GetItem', 'OAUTHCLIENT#client_x', 'Allowed'],
+      ['PostOAuthToken', 'Query', 'TOKEN#hash', 'Allowed'],
+      // What a code or refresh token names is reached through its organization's session alone.
+      ['PostOAuthToken', 'DeleteItem', ORG, 'Denied'],
+      ['PostOAuthToken', 'GetItem', ORG, 'Denied'],
+      // Everything the inbound post touches is its organization's: its own role reaches nothing.
+      ['ReceiveInbound', 'GetItem', ORG, 'Denied'],
+      ['ReceiveInbound', 'PutItem', ORG, 'Denied'],
+      ['ReceiveInbound', 'Query', 'INBOUND#x', 'Denied'],
+      ['ReceiveInbound', 'UpdateItem', 'SOURCELIMIT#inbound#203.0.113.7', 'Denied'],
       ['SendSignInCodes', 'PutItem', ORG, 'Denied'],
       ['SendSignInCodes', 'PutItem', 'SIGNIN#+61491570110', 'Allowed'],
     ];
     expect(expected.map(([functionId, action, key]) => [functionId, action, key, asDeployed(functionId, action, key)])).toEqual(expected);
   });
 
-  it("allows a worker's and a public route's call to the sealing key under its own role, as its tags and the key's policy say, and no other function's", async () => {
+  it("allows a worker's call to the sealing key under its own role, as its tags and the key's policy say, and no other function's (the inbound post's role none: its session opens)", async () => {
     const { seal, open } = await import('#shared/envelope-encryption');
     const secret = { organizationId: 'org_01SIMULATEDKEYUSE000000000', itemId: 'webhook_simulated', attribute: 'secrets' };
     const sealed = await actingFor({ organizationId: secret.organizationId, grantName: 'CreateWebhook', grant: sessionGrantOf(routes.find((route) => route.operationId === 'createWebhook')!) }, () => seal('whsec_simulated', secret));
     const calls = await recordAwsCalls(async () => {
       await duringWorker('DeliverWebhooks', () => open(sealed, secret));
-      await duringRoute({ auth: 'none', operationId: 'receiveInbound' }, () => open(sealed, secret));
       // Refused by the strict mode as well; recorded first.
+      await duringRoute({ auth: 'none', operationId: 'receiveInbound' }, () => open(sealed, secret)).catch(() => undefined);
       await duringWorker('InboundSmsReplies', () => open(sealed, secret)).catch(() => undefined);
       await duringRoute({ auth: 'apiKey', operationId: 'testWebhook' }, () => open(sealed, secret)).catch(() => undefined);
     });
@@ -195,7 +211,48 @@ describe('every AWS call of the route tour, against the synthesized template', (
       const principal = `arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${call.functionId}Role/function`;
       return `${call.functionId}: ${call.requests.map((request) => `${request.action} ${decision(principal, ownPolicy(call.functionId!), deployed(request), undefined, ownRoleTags(call.functionId!))}`).join()}`;
     });
-    expect(decided).toEqual(['DeliverWebhooks: kms:Decrypt Allowed', 'ReceiveInbound: kms:Decrypt Allowed', 'InboundSmsReplies: kms:Decrypt Denied', 'TestWebhook: kms:Decrypt Denied']);
+    expect(decided).toEqual(['DeliverWebhooks: kms:Decrypt Allowed', 'ReceiveInbound: kms:Decrypt Denied', 'InboundSmsReplies: kms:Decrypt Denied', 'TestWebhook: kms:Decrypt Denied']);
+  });
+
+  it("opens, in an inbound post's session, its endpoint's secrets alone: not another endpoint's of the same organization, nor another organization's", async () => {
+    const { seal, open } = await import('#shared/envelope-encryption');
+    const organizationId = 'org_01SIMULATEDINBOUND00000000';
+    const receiving = routes.find((route) => route.operationId === 'receiveInbound')!;
+    const sealedFor = (itemId: string, owner = organizationId) => ({ organizationId: owner, itemId, attribute: 'secret' });
+    const sealAs = (itemId: string, owner = organizationId) =>
+      actingFor({ organizationId: owner, grantName: 'CreateInboundEndpoint', grant: sessionGrantOf(routes.find((route) => route.operationId === 'createInboundEndpoint')!) }, () => seal('whsec_simulated', sealedFor(itemId, owner)));
+    const [own, sibling] = [await sealAs('inbound_own'), await sealAs('inbound_sibling')];
+    const postTo = { organizationId, grantName: routeId(receiving), grant: sessionGrantOf(receiving), itemId: 'inbound_own' };
+    const calls = await recordAwsCalls(async () => {
+      await duringRoute(receiving, () => actingFor(postTo, () => open(own, sealedFor('inbound_own'))));
+      // Refused by the strict mode too; recorded first.
+      await duringRoute(receiving, () => actingFor(postTo, () => open(sibling, sealedFor('inbound_sibling')))).catch(() => undefined);
+    });
+    const asDeployed = calls.map((call) => {
+      const session = routeSessionPolicy(call.session!.grant, TABLE_ARN, organizationId, undefined, call.session!.itemId);
+      return call.requests.map(deployed).map((request) => `${request.context?.['kms:EncryptionContext:itemId']}: role ${decision(tenantPrincipal(organizationId), tenantPolicy, request, organizationId, tenantRoleTags)}, session ${decision(tenantPrincipal(organizationId), session, request, organizationId, tenantRoleTags)}`);
+    });
+    expect(asDeployed.flat()).toEqual(['inbound_own: role Allowed, session Allowed', 'inbound_sibling: role Allowed, session Denied']);
+    // Another organization's endpoint of the same id: its organization's context, refused by the role already.
+    const foreign = deployed({ action: 'kms:Decrypt', resource: calls[0]!.requests[0]!.resource, leadingKeys: [], context: { ...calls[0]!.requests[0]!.context, 'kms:EncryptionContext:organizationId': 'org_01ANOTHERORGANIZATION0000' } });
+    expect(decision(tenantPrincipal(organizationId), tenantPolicy, foreign, organizationId, tenantRoleTags)).toBe('Denied');
+  });
+
+  it("reaches, in the token endpoint's session, its organization's items and a registered client's keep alone", () => {
+    const token = routes.find((route) => route.operationId === 'postOAuthToken')!;
+    const organizationId = 'org_01JD3F4G5H6J7K8M9N0P1Q2R3S';
+    const session = routeSessionPolicy(sessionGrantOf(token), TABLE_ARN, organizationId);
+    const asSession = (action: string, key: string) => {
+      const request = deployed({ action: `dynamodb:${action}`, resource: TABLE_ARN, leadingKeys: [key] });
+      return [decision(tenantPrincipal(organizationId), tenantPolicy, request, organizationId, tenantRoleTags), decision(tenantPrincipal(organizationId), session, request, organizationId, tenantRoleTags)].join('/');
+    };
+    expect([
+      asSession('DeleteItem', `ORG#${organizationId}`),
+      asSession('UpdateItem', 'OAUTHCLIENT#client_x'),
+      asSession('DeleteItem', 'OAUTHCLIENT#client_x'),
+      asSession('PutItem', 'ORG#org_01ANOTHERORGANIZATION0000'),
+      asSession('Query', 'TOKEN#hash'),
+    ]).toEqual(['Allowed/Allowed', 'Allowed/Allowed', 'Denied/Denied', 'Denied/Denied', 'Denied/Denied']);
   });
 
   it("keys every index entry of the organization's items by the organization, but for the named exceptions' indexes", async () => {
@@ -223,7 +280,7 @@ describe('every AWS call of the route tour, against the synthesized template', (
       used.set(call.functionId!, actions);
     }
     const owners = [
-      ...routes.filter((route) => route.auth === 'none' && !route.aliasOf).map((route) => ({ id: routeId(route), actions: grantedActions(route) as string[] })),
+      ...routes.filter((route) => route.auth === 'none' && !route.aliasOf).map((route) => ({ id: routeId(route), actions: ownActionsOf(route) })),
       ...[...WORKERS, ...SCHEDULED_JOBS].map((worker) => ({ id: worker.name, actions: worker.dynamodb as string[] })),
     ];
     // Idle and not named: a grant wider than its function's use. Named and not granted: a stale name. (The workers run
@@ -248,7 +305,7 @@ describe('every AWS call of the route tour, against the synthesized template', (
     expect(keyActions.sort()).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
     expect(keyActions.filter((action) => !everyUsed.has(action))).toEqual([]);
     const unused: Record<string, string[]> = {};
-    for (const route of routes.filter((candidate) => candidate.auth !== 'none' && used.has(routeId(candidate)))) {
+    for (const route of routes.filter((candidate) => actsForOrganizations(candidate) && used.has(routeId(candidate)))) {
       // The idempotency record's actions come with every idempotent route (grantedActions); its own tests use them.
       const granted = [...route.dynamodb, ...routeSessionPolicy(sessionGrantOf(route), TABLE_ARN, 'org').Statement.flatMap((statement) => statement.Action).filter((action) => action.startsWith('kms:'))];
       const idle = granted.filter((action) => !used.get(routeId(route))!.has(action)).sort();

@@ -10,8 +10,10 @@ import { grantedActions, routeId } from '#shared/routes/route';
 import { ORGANIZATION_TAG, ownTableStatements, routeSessionPolicy, sessionCapabilitiesOf, sessionGrantOf, sharedPartitionsOf, tableLocationOf, TENANT_DATA_ACTIONS, tenantDataPolicy, type PolicyDocument } from '#shared/tenancy/policies';
 import { keyringsFromEnvironment, kmsClientsSigningWith, open, seal, SecretNotOpened, sealingWith } from '#shared/envelope-encryption';
 import { keyUseStatements, opensSecrets, sealsSecrets } from '#shared/sealing-key';
+import { SERVICE_ROLE_PATH } from '#shared/iam';
 import { SMS_NUMBER_CLAIMS } from '../functions/organization/entity';
 import { CREDENTIAL_CLAIMS } from '../functions/console/entity';
+import { REGISTERED_CLIENT_KEEPS } from '../functions/oauth/entity';
 import { smsSender } from '../functions/sms/capability';
 import { actingFor, sessionEvent, type TenantSession } from '#shared/tenancy/session';
 import { metrics } from '#shared/metrics';
@@ -79,8 +81,11 @@ describe("the tenant-data role's policy", () => {
     expect(await decision(policy, 'dynamodb:Query', TABLE, [])).toBe('Allowed');
   });
 
-  it('allows a named shared partition only its own actions, on the table alone: the SMS number claim, a passkey’s credential claim', async () => {
-    expect(sharedPartitionsOf(routes)).toEqual([SMS_NUMBER_CLAIMS, CREDENTIAL_CLAIMS]);
+  it('allows a named shared partition only its own actions, on the table alone: the SMS number claim, a passkey’s credential claim, a registered client’s keep', async () => {
+    expect(sharedPartitionsOf(routes)).toEqual([SMS_NUMBER_CLAIMS, CREDENTIAL_CLAIMS, REGISTERED_CLIENT_KEEPS]);
+    expect(await decision(policy, 'dynamodb:UpdateItem', TABLE, ['OAUTHCLIENT#client_x'])).toBe('Allowed');
+    for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']) expect(await decision(policy, action, TABLE, ['OAUTHCLIENT#client_x']), action).toBe('ImplicitlyDenied');
+    expect(await decision(policy, 'dynamodb:UpdateItem', TABLE, ['OAUTHCLIENT'])).toBe('ImplicitlyDenied');
     for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem']) expect(await decision(policy, action, TABLE, ['SMSNUMBER#+61400000000']), action).toBe('Allowed');
     expect(await decision(policy, 'dynamodb:UpdateItem', TABLE, ['SMSNUMBER#+61400000000'])).toBe('ImplicitlyDenied');
     expect(await decision(policy, 'dynamodb:Query', `${TABLE}/index/gsi1`, ['SMSNUMBER#+61400000000'])).toBe('ImplicitlyDenied');
@@ -199,7 +204,9 @@ describe("a keyed request's calls", () => {
     await expect(actingFor(session, () => dynamo.send(put))).rejects.toThrow(/session policy of GetLead does not allow dynamodb:PutItem/);
     await expect(duringRoute({ auth: 'apiKey', operationId: 'getLead' }, () => read(b.organizationId))).rejects.toThrow(/^Access denied \(strict mode, infra\/local\/strict-access.ts\): getLead sent GetItemCommand as its function's own role, which holds no table or key access/);
     // A public route is a named exception: it signs as its own role, on the keys it names.
-    await expect(duringRoute({ auth: 'none', operationId: 'postOAuthToken' }, () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}`, sk: 'ORGANIZATION' } });
+    await expect(duringRoute({ auth: 'none', operationId: 'getOAuthAuthorize' }, () => read(b.organizationId))).resolves.toMatchObject({ Item: { pk: `ORG#${b.organizationId}`, sk: 'ORGANIZATION' } });
+    // Until it names the organization, and then only through its session: the token endpoint's own role reaches none.
+    await expect(duringRoute({ auth: 'none', operationId: 'postOAuthToken' }, () => read(b.organizationId))).rejects.toThrow(/the role of PostOAuthToken does not allow dynamodb:GetItem/);
     await expect(duringRoute({ auth: 'none', operationId: 'registerOAuthClient' }, () => read(b.organizationId))).rejects.toThrow(
       /the role of RegisterOAuthClient does not allow dynamodb:GetItem on table\/\S+ with keys \[ORG#org_\w+\] \(its keys: SOURCELIMIT#\*, OAUTHCLIENT#\*\)/,
     );
@@ -256,24 +263,32 @@ describe("a keyed request's sealed secrets", () => {
     await expect(duringRoute(webhook, () => seal('whsec_a', secretOf(a)))).rejects.toThrow(/createWebhook sent kms:GenerateDataKey as its function's own role, which holds no table or key access/);
   });
 
-  it("are opened by a worker and a public route as their own role, which holds the key's use they name, and by no other", async () => {
+  it("are opened by a worker as its own role, which holds the key's use it names, and by no other: the inbound post's own role holds none", async () => {
     const a = 'org_01SEALEDFORAAAAAAAAAAAAAAA';
     const sealed = await actingFor(sessionFor(a), () => seal('whsec_a', secretOf(a)));
     expect(await duringWorker('DeliverWebhooks', () => open(sealed, secretOf(a)))).toBe('whsec_a');
-    expect(await duringRoute({ auth: 'none', operationId: 'receiveInbound' }, () => open(sealed, secretOf(a)))).toBe('whsec_a');
+    await expect(duringRoute({ auth: 'none', operationId: 'receiveInbound' }, () => open(sealed, secretOf(a)))).rejects.toThrow(/the role of ReceiveInbound does not allow kms:Decrypt/);
     await expect(duringWorker('DeliverWebhooks', () => seal('whsec_a', secretOf(a)))).rejects.toThrow(/the role of DeliverWebhooks does not allow kms:GenerateDataKey/);
     await expect(duringWorker('InboundSmsReplies', () => open(sealed, secretOf(a)))).rejects.toThrow(/the role of InboundSmsReplies does not allow kms:Decrypt/);
   });
 
-  it("are allowed by the key's own policy only to a role tagged for the use: the tenant-data role carries both tags", () => {
+  it("are allowed by the key's own policy only to a role tagged for the use and made at the service's role path: the tenant-data role carries both tags", () => {
     const request = keyRequestOf({ action: 'kms:Decrypt', encryptionContext: { organizationId: 'org_a' } }, 'sales-pipeline');
     const everything: PolicyDocument = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: ['kms:*'], Resource: ['*'] }] };
     const keyPolicy = { Version: '2012-10-17', Statement: keyUseStatements(tableLocationOf(TABLE)) };
-    const asRole = (tags: Record<string, string>) => allows(request, { identity: everything, principal: tenantPrincipal('org_a'), tags, resourcePolicy: keyPolicy });
+    const asRole = (tags: Record<string, string>, principalArn?: string) => allows(request, { identity: everything, principal: tenantPrincipal('org_a'), tags, resourcePolicy: keyPolicy, ...(principalArn ? { principalArn } : {}) });
     expect(asRole({ SalesPipelineOpensSecrets: 'sales-pipeline' })).toBe(true);
     expect(asRole({ SalesPipelineOpensSecrets: 'sales-pipeline-2' })).toBe(false);
     expect(asRole({ SalesPipelineSealsSecrets: 'sales-pipeline' })).toBe(false);
     expect(asRole({})).toBe(false);
+    // Tagged alike by hand, a role elsewhere in the account is not admitted: not at the path, at a path that only
+    // begins alike, or at the path of another account.
+    const tagged = { SalesPipelineOpensSecrets: 'sales-pipeline' };
+    expect(asRole(tagged, `arn:aws:iam::${LOCAL_ACCOUNT}:role/other/TenantData`)).toBe(false);
+    expect(asRole(tagged, `arn:aws:iam::${LOCAL_ACCOUNT}:role/TenantData`)).toBe(false);
+    expect(asRole(tagged, `arn:aws:iam::${LOCAL_ACCOUNT}:role/sales-pipeline-x/TenantData`)).toBe(false);
+    expect(asRole(tagged, `arn:aws:iam::210987654321:role${SERVICE_ROLE_PATH}TenantData`)).toBe(false);
+    expect(asRole(tagged, `arn:aws:iam::${LOCAL_ACCOUNT}:role${SERVICE_ROLE_PATH}TenantData`)).toBe(true);
   });
 
   it('are asked of KMS signed for the organization by its session, and as the function with none; the context KMS sees names the organization', async () => {
@@ -326,6 +341,22 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
     expect(form.get('Tags.member.2.Key')).toBeNull();
     const other = await actingFor(sessionOf('org_two'), () => provider());
     expect(other.accessKeyId).not.toBe(first.accessKeyId);
+    expect(sts.requests.length - before).toBe(2);
+  });
+
+  it("are assumed per item for a session of one item's secrets (an inbound post's endpoint): its policy names the item, and another item's session is another", async () => {
+    const provider = fresh();
+    const inbound = routes.find((route) => route.operationId === 'receiveInbound')!;
+    const postTo = (itemId: string): TenantSession => ({ organizationId: 'org_items', grantName: routeId(inbound), grant: sessionGrantOf(inbound), itemId });
+    const before = sts.requests.length;
+    const first = await actingFor(postTo('inbound_one'), () => provider());
+    expect(await actingFor(postTo('inbound_one'), () => provider())).toBe(first);
+    const policy = JSON.parse(sts.requests.at(-1)!.get('Policy')!) as PolicyDocument;
+    expect(policy).toEqual(routeSessionPolicy(postTo('inbound_one').grant, TABLE, 'org_items', undefined, 'inbound_one'));
+    expect(policy.Statement.find((statement) => statement.Action.includes('kms:Decrypt'))!.Condition!.StringEquals).toEqual({ 'kms:EncryptionContext:organizationId': 'org_items', 'kms:EncryptionContext:itemId': 'inbound_one' });
+    const second = await actingFor(postTo('inbound_two'), () => provider());
+    expect(second.accessKeyId).not.toBe(first.accessKeyId);
+    expect(JSON.parse(sts.requests.at(-1)!.get('Policy')!)).toEqual(routeSessionPolicy(postTo('inbound_two').grant, TABLE, 'org_items', undefined, 'inbound_two'));
     expect(sts.requests.length - before).toBe(2);
   });
 

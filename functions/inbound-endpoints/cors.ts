@@ -3,7 +3,7 @@ import { EmptyAnswer } from '#shared/http/answer';
 import { PREFLIGHT_HEADERS } from '#shared/http/cors';
 import { tokenMatches, unauthorized } from './auth';
 import type { InboundEndpointRecord } from './entity';
-import { findInboundEndpoint } from './store';
+import { getInboundEndpoint } from './store';
 
 /**
  * The CORS headers of an answer to a browser on another site: only for an origin the endpoint lists, compared
@@ -19,8 +19,8 @@ export function corsHeaders(endpoint: InboundEndpointRecord, origin: string | un
  * headers that let it (Content-Type for JSON, Idempotency-Key for retries). The URL's token must be valid, as on
  * the post itself, else 401 as an unknown endpoint answers: a preflight must not tell which ids exist.
  */
-export async function answerPreflight(endpointId: string, token: string | undefined, headers: Record<string, string>): Promise<EmptyAnswer> {
-  const endpoint = await findInboundEndpoint(endpointId);
+export async function answerPreflight(organizationId: string, endpointId: string, token: string | undefined, headers: Record<string, string>): Promise<EmptyAnswer> {
+  const endpoint = await getInboundEndpoint(organizationId, endpointId);
   if (!endpoint || token === undefined || !tokenMatches(endpoint, token)) throw unauthorized();
   const cors = headers['access-control-request-method'] === 'POST' ? corsHeaders(endpoint, headers.origin) : {};
   if (!cors['access-control-allow-origin']) return new EmptyAnswer(204);

@@ -34,8 +34,8 @@ let receiving: Promise<typeof import('./receive')> | undefined;
 const receive = () => (receiving ??= import('./receive'));
 
 /** Also answers the route's CORS preflight (OPTIONS), behind the same authorizer. */
-export const receiveInboundHandler = apiHandler(routes.receiveInbound, async ({ path, query, request }) =>
+export const receiveInboundHandler = apiHandler(routes.receiveInbound, async ({ path, query, request, organizationId }) =>
   request.method === 'OPTIONS'
-    ? answerPreflight(path.inboundEndpointId, query.token, request.headers)
-    : (await receive()).receiveInbound(path.inboundEndpointId, query.token, request.headers, request.body),
+    ? answerPreflight(organizationId, path.inboundEndpointId, query.token, request.headers)
+    : (await receive()).receiveInbound(organizationId, path.inboundEndpointId, query.token, request.headers, request.body),
 );

@@ -12,7 +12,7 @@ import { corsHeaders, refuseForeignOrigin } from './cors';
 import type { InboundEndpointRecord } from './entity';
 import { emailInquiry, fieldsOf, FORM_TYPES, mediaTypeOf, postedOf, senderIdOf, webformInquiry } from './forms';
 import { isCallPlatform, MAX_CALL_PLATFORM_BYTES, MAX_FORM_WITH_FILES_BYTES, MAX_INBOUND_BYTES, type CallPlatform, type InboundRepeat } from './schema';
-import { findInboundEndpoint } from './store';
+import { getInboundEndpoint } from './store';
 
 /** `url` with `name=value` added to its query, keeping the query it has (and its fragment after it). */
 function withQueryParameter(url: string, name: string, value: string): string {
@@ -110,8 +110,9 @@ function answerOf({ inquiry, created }: { inquiry: InquiryListItem; created: boo
  * enforcing its origins refuses any other (403, a refusal like the rest); a post filling its honeypot is answered as
  * recorded and records nothing.
  */
-export async function receiveInbound(endpointId: string, token: string | undefined, headers: Record<string, string>, body: string | null) {
-  const endpoint = await findInboundEndpoint(endpointId);
+export async function receiveInbound(organizationId: string, endpointId: string, token: string | undefined, headers: Record<string, string>, body: string | null) {
+  // The organization is the one the gateway's authorizer found the endpoint in; deleted since, the post is refused.
+  const endpoint = await getInboundEndpoint(organizationId, endpointId);
   if (!endpoint) throw unauthorized();
   const raw = body ?? '';
   await authenticate(endpoint, token, headers, raw);

@@ -177,12 +177,11 @@ export const receiveInbound = defineRoute({
   auth: 'none',
   // No API key, yet metered: the gateway's inbound authorizer names the endpoint's organization's inbound usage identifier.
   authorizer: 'inboundEndpoint',
-  // The endpoint by id (gsi1), then what POST /v1/inquiries does.
-  dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
-  indexes: ['gsi1'],
-  // The endpoint by its id, the source's counters, then its organization's records.
-  // The endpoint by its id's index entry; the source's count; the organization's records and the post's idempotency record.
-  ownKeys: [{ keys: 'INBOUND#*', actions: ['Query'] }, { keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, 'ORG#*'],
+  // The endpoint, in the organization its authorizer found it in; then what POST /v1/inquiries does.
+  dynamodb: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+  // Everything it reads and writes is the organization's: all of it through that organization's session, none by its own role.
+  organizationSession: 'authorizer',
+  ownKeys: [],
   // A signature or credential is checked with the endpoint's secret, or Retell's key, opened.
   capabilities: [opensSecrets],
   throttle: INBOUND_ROUTE_THROTTLE,

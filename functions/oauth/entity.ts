@@ -1,3 +1,4 @@
+import type { SharedPartition } from '#shared/table';
 import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
 
 const org = organizationPartition;
@@ -18,6 +19,16 @@ export const oauthKeys = {
   /** A client registered by dynamic registration, by the id it was given: no organization's. */
   registeredClient: (clientId: string): Key => ({ pk: `OAUTHCLIENT#${clientId}`, sk: 'CLIENT' }),
 } as const;
+
+/**
+ * The token endpoint's session reaches registered clients to keep the one a grant is made for (clients.ts,
+ * keepRegisteredClient), in the exchange's own transaction: a client belongs to no organization.
+ */
+export const REGISTERED_CLIENT_KEEPS: SharedPartition = {
+  keys: `${oauthKeys.registeredClient('').pk}*`,
+  actions: ['UpdateItem'],
+  why: 'a registered client belongs to no organization, and the exchange that makes its first grant keeps it in the same transaction',
+};
 
 const O = SAMPLE_ORGANIZATION_ID;
 

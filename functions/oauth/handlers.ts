@@ -18,7 +18,8 @@ import { checkAuthorizationRequest, checkCsrf, consentPage, csrfSetCookie, newCs
 import { authorizationServerMetadata, mcpResourceOf, OAUTH_PATHS, protectedResourceMetadata } from './metadata';
 import { AuthorizeQuery, ConsentForm, RegisterClientBody, TokenForm } from './schema';
 import { mayGrant } from './scopes';
-import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens } from './store';
+import { deleteGrant, exchangeCode, issueCode, listGrants, refreshTokens, type ActingFor } from './store';
+import { actingForOrganization } from '#shared/http/route-handler';
 import * as routes from './routes';
 import { limitAuthorizePage, limitConsent, limitRegistration, limitTokenAddress, limitTokenClient } from './limit-sources';
 
@@ -145,6 +146,9 @@ const required = (value: string | undefined, name: string): string => {
   return value;
 };
 
+/** Once its code or refresh token names the organization, the exchange acts for it alone (the route's tenant session). */
+const actingForTheGrant: ActingFor = (organizationId, work) => actingForOrganization(routes.postOAuthToken, organizationId, work);
+
 export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ request }) => {
   await limitTokenAddress(request);
   const form = oauthParse(TokenForm, formFields(request.body, (name) => new OAuthError('invalid_request', `${name} must be given once`)));
@@ -157,9 +161,9 @@ export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ 
   await limitTokenClient(clientId);
   const client = await tokenClient(clientId);
   if (grantType === 'authorization_code') {
-    return exchangeCode(client, { code: required(form.code, 'code'), redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource });
+    return exchangeCode(client, { code: required(form.code, 'code'), redirectUri: form.redirect_uri, codeVerifier: form.code_verifier, resource: form.resource }, actingForTheGrant);
   }
-  return refreshTokens(client, { refreshToken: required(form.refresh_token, 'refresh_token'), resource: form.resource });
+  return refreshTokens(client, { refreshToken: required(form.refresh_token, 'refresh_token'), resource: form.resource }, actingForTheGrant);
 });
 
 export const listOauthGrantsHandler = apiHandler(routes.listOauthGrants, async ({ organizationId }) => ({ grants: await listGrants(organizationId) }));

@@ -7,6 +7,7 @@ import { errorEnvelope } from '#shared/http/envelope';
 import { OAUTH_LIMITS, UNUSED_REGISTRATION_LIFETIME } from './settings';
 import { OAUTH_SOURCE_LIMITS as PER_SOURCE } from './source-limits';
 import { OAUTH_PATHS } from './metadata';
+import { REGISTERED_CLIENT_KEEPS } from './entity';
 import {
   AuthorizationServerMetadata,
   AuthorizeQuery,
@@ -227,8 +228,12 @@ export const postOAuthToken = defineRoute({
   // The code or refresh token (gsi1), the key, the grant and the registered client; the tokens in one transaction.
   dynamodb: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   indexes: ['gsi1'],
-  // The source's and client's counters and the client, then the code or token (by its hash) and its organization's grant.
-  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'OAUTHCLIENT#*', actions: ['GetItem', 'UpdateItem'] }, { keys: 'TOKEN#*', actions: ['Query'] }, 'ORG#*'],
+  // Its own role: the source's and client's counters and the client, then the code or token by its hash. What the
+  // code or token names is its organization's: the key, the grant and the tokens, through that organization's session,
+  // which also keeps the registered client in the exchange's transaction.
+  ownKeys: [{ keys: 'SOURCELIMIT#*', actions: ['UpdateItem'] }, { keys: 'OAUTHCLIENT#*', actions: ['GetItem'] }, { keys: 'TOKEN#*', actions: ['Query'] }],
+  organizationSession: 'function',
+  sharedPartitions: [REGISTERED_CLIENT_KEEPS],
   // A code or refresh token used twice revokes its grant, whose tokens' cached answers end with it.
   capabilities: [authorizerCacheFlush],
   status: 200,

@@ -29,6 +29,12 @@ import type { OAuthGrant, TokenResponse } from './schema';
 /** The client a token request names: which one, and whether its registration is kept (clients.ts tokenClient). */
 type TokenClient = Pick<OAuthClient, 'kind' | 'clientId'>;
 
+/**
+ * Runs the rest of an exchange as the organization its code or refresh token named (the route's session): the token
+ * endpoint's own role reaches no organization's items.
+ */
+export type ActingFor = <T>(organizationId: string, work: () => Promise<T>) => Promise<T>;
+
 type Grant = v.InferOutput<typeof OAuthGrant>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -167,13 +173,18 @@ async function checkStillGranted(secret: StoredSecret, client: TokenClient, reso
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /** Exchanges a code for tokens (RFC 6749 §4.1.3 with PKCE): once, by its client, with its verifier and redirect URI; the grant is made then. */
-export async function exchangeCode(client: TokenClient, form: { code: string; redirectUri?: string; codeVerifier?: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
+export async function exchangeCode(client: TokenClient, form: { code: string; redirectUri?: string; codeVerifier?: string; resource?: string }, actingFor: ActingFor): Promise<v.InferOutput<typeof TokenResponse>> {
+  const { redirectUri, codeVerifier, resource } = form;
   // Required whatever the code: a request without them is malformed (RFC 6749 §5.2), and PKCE is never optional here.
-  if (!form.redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
-  if (!form.codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE S256)');
-  if (!CODE_VERIFIER.test(form.codeVerifier)) throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636)');
+  if (!redirectUri) throw new OAuthError('invalid_request', 'redirect_uri is required');
+  if (!codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE S256)');
+  if (!CODE_VERIFIER.test(codeVerifier)) throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636)');
   const code = await findSecret(form.code, 'code');
   if (!code) throw invalidGrant('code is not one this server issued');
+  return actingFor(code.organizationId, () => exchange(code, client, { redirectUri, codeVerifier, resource }));
+}
+
+async function exchange(code: StoredSecret, client: TokenClient, form: { redirectUri: string; codeVerifier: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
   if (code.usedAt) return refusedReuse(code, 'code');
   if (hasExpired(code)) throw invalidGrant(`code expired (a code lives ${OAUTH_LIMITS.codeSeconds} s)`);
   const key = await checkStillGranted(code, client, form.resource, 'code');
@@ -191,12 +202,16 @@ export async function exchangeCode(client: TokenClient, form: { code: string; re
 }
 
 /** Refreshes (RFC 6749 §6): the refresh token is spent and a new one issued with the access token; a spent one used again revokes the grant. */
-export async function refreshTokens(client: TokenClient, form: { refreshToken: string; resource?: string }): Promise<v.InferOutput<typeof TokenResponse>> {
+export async function refreshTokens(client: TokenClient, form: { refreshToken: string; resource?: string }, actingFor: ActingFor): Promise<v.InferOutput<typeof TokenResponse>> {
   const refresh = await findSecret(form.refreshToken, 'refresh');
   if (!refresh) throw invalidGrant('refresh_token is not one this server issued');
+  return actingFor(refresh.organizationId, () => refreshWith(refresh, client, form.resource));
+}
+
+async function refreshWith(refresh: StoredSecret, client: TokenClient, resource: string | undefined): Promise<v.InferOutput<typeof TokenResponse>> {
   if (refresh.usedAt) return refusedReuse(refresh, 'refresh_token');
   if (hasExpired(refresh)) throw invalidGrant('refresh_token expired');
-  const key = await checkStillGranted(refresh, client, form.resource, 'refresh_token');
+  const key = await checkStillGranted(refresh, client, resource, 'refresh_token');
   const { response, writes } = tokensOf(refresh);
   await spend(refresh, key, 'refresh_token', [
     { item: { ConditionCheck: { TableName: config.tableName, Key: oauthKeys.grant(refresh.organizationId, refresh.grantId), ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: () => invalidGrant('the grant was revoked; authorize again') },

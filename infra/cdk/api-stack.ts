@@ -25,7 +25,7 @@ export { ACCESS_LOG_FIELDS, STAGE_NAME } from './api/rest-api';
 export interface ApiStackProps extends StackProps {
   routes: RouteDefinition[];
   options: DeploymentOptions;
-  /** Serve the console's files (./console-site.ts, their stack deployed first) and the API on one origin; not for sam local. */
+  /** Serve the console's files (./console-site.ts, in this stack's bucket) and the API on one origin; not for sam local. */
   console?: boolean;
 }
 
@@ -89,7 +89,7 @@ export class ApiStack extends Stack {
     const table = TableV2.fromTableName(this, 'Table', given.tableName);
     this.api = createRestApi(this);
     // The console and the API on one origin, the custom domain's when one is set: what the API's answers name.
-    const edge = withConsole ? consoleDistribution(this, this.api, given.tableName, given.customDomain) : undefined;
+    const edge = withConsole ? consoleDistribution(this, this.api, given.customDomain) : undefined;
     const consoleSite = edge?.distribution;
     const options: DeploymentOptions = consoleSite ? { ...given, consoleBaseUrl: `https://${consoleSite.distributionDomainName}` } : given;
     if (consoleSite) new CfnOutput(this, 'ConsoleUrl', { value: `https://${consoleSite.distributionDomainName}/console`, description: 'The owners’ console, with the API on the same origin' });

@@ -3,7 +3,6 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../../functions/resources';
 import { AnalyticsStack } from './analytics-stack';
 import { ApiStack } from './api-stack';
-import { ConsoleFilesStack } from './console-site';
 import { DataStack } from './data-stack';
 import { EventsStack } from './events-stack';
 import { readOptions } from './options';
@@ -14,7 +13,7 @@ import { BackupCopyStack } from './table-backups';
  * Builds the three stacks, and the analytics and backup copy ones if asked for. Synthesizes offline: no AWS account or
  * credentials needed.
  */
-export function buildApp(app = new App()): { app: App; data: DataStack; api: ApiStack; events: EventsStack; consoleFiles?: ConsoleFilesStack; analytics?: AnalyticsStack; backupCopy?: BackupCopyStack; secretsKeyReplica?: SecretsKeyReplicaStack } {
+export function buildApp(app = new App()): { app: App; data: DataStack; api: ApiStack; events: EventsStack; analytics?: AnalyticsStack; backupCopy?: BackupCopyStack; secretsKeyReplica?: SecretsKeyReplicaStack } {
   // No account or region: the templates name AWS::Region and AWS::AccountId, and deploy as they are to wherever they
   // are deployed. `cdk synth` sets CDK_DEFAULT_REGION to us-east-1 when it finds no region, which stacks built with it
   // would bake into every function's layer ARN and the table's replica.
@@ -38,10 +37,8 @@ export function buildApp(app = new App()): { app: App; data: DataStack; api: Api
     ? new SecretsKeyReplicaStack(app, 'SalesPipelineSecretsKeyReplica', { env: { region: options.secretsKeyReplicaRegion }, tableName: options.tableName, terminationProtection: true })
     : undefined;
   secretsKeyReplica?.addStackDependency(data);
-  // The console's files first: the API stack's distribution serves them (not for sam local, which runs no distribution).
-  const consoleFiles = options.samLocal ? undefined : new ConsoleFilesStack(app, 'SalesPipelineConsole', { env, tableName: options.tableName });
-  const api = new ApiStack(app, 'SalesPipelineApi', { env, routes, options, console: consoleFiles !== undefined });
-  if (consoleFiles) api.addStackDependency(consoleFiles);
+  // The console's files and their distribution, not for sam local, which runs no distribution.
+  const api = new ApiStack(app, 'SalesPipelineApi', { env, routes, options, console: !options.samLocal });
   // The table must exist before the functions that use it are deployed.
   api.addStackDependency(data);
   // The table and its stream's SSM parameter must exist first; the events stack reads them by name.
@@ -54,7 +51,7 @@ export function buildApp(app = new App()): { app: App; data: DataStack; api: Api
   const analytics = options.analytics ? new AnalyticsStack(app, 'SalesPipelineAnalytics', { env, options }) : undefined;
   analytics?.addStackDependency(data);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { app, data, api, events, ...(consoleFiles ? { consoleFiles } : {}), ...(analytics ? { analytics } : {}), ...(backupCopy ? { backupCopy } : {}), ...(secretsKeyReplica ? { secretsKeyReplica } : {}) };
+  return { app, data, api, events, ...(analytics ? { analytics } : {}), ...(backupCopy ? { backupCopy } : {}), ...(secretsKeyReplica ? { secretsKeyReplica } : {}) };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Annotations, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -21,7 +21,6 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { DockerImage } from 'aws-cdk-lib';
@@ -39,12 +38,6 @@ const VIEWER_REQUEST_FUNCTION = fileURLToPath(new URL('../../functions/console/e
 /** The bucket's prefix the files are under, as the distribution asks for them: the path they are served at. */
 const PREFIX = CONSOLE_PATH.slice(1);
 
-/**
- * The console's bucket, by a name both stacks make from the deployment (its table's name, account and region) rather
- * than a cross-stack export: each template stays self-contained, as the table's name keeps it.
- */
-export const consoleBucketName = (stack: Stack, tableName: string) => `${tableName}-console-${stack.account}-${stack.region}`;
-
 /** What cdk-nag finds in CDK's BucketDeployment function, the stack's only function, which copies the files at deploy. */
 export const BUCKET_DEPLOYMENT_FINDINGS: Readonly<Record<string, string>> = {
   'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]': 'The BucketDeployment function of CDK, run at deploy time only: its logs, by the basic execution role.',
@@ -53,56 +46,49 @@ export const BUCKET_DEPLOYMENT_FINDINGS: Readonly<Record<string, string>> = {
   'AwsSolutions-IAM5[Action::s3:GetBucket*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
   'AwsSolutions-IAM5[Action::s3:GetObject*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
   'AwsSolutions-IAM5[Action::s3:List*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
-  'AwsSolutions-IAM5[Resource::<Files8E6940B8.Arn>/*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
+  'AwsSolutions-IAM5[Resource::<referencetoSalesPipelineApiConsoleFiles8806AF5FArn>/*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
   'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]': 'The BucketDeployment function of CDK copies the console’s files from CDK’s asset bucket into the console’s bucket: CDK’s own grant.',
   'AwsSolutions-L1': 'The BucketDeployment function of CDK, whose runtime CDK chooses: run at deploy time only.',
 };
 
 /**
  * The console's files, built at synthesis by the console's own build (esbuild, as `npm start` builds it), in a private
- * bucket that only CloudFront reads (origin access control, by the distribution's service principal). Its own stack,
- * deployed before the API's, whose distribution serves them.
+ * bucket of the distribution's own stack, which only that distribution reads (origin access control, on condition of
+ * its ARN: S3BucketOrigin writes the statement). The bucket is referenced, never named: no other stack or account can
+ * take its name while the distribution serves it. It goes with the stack: its files are deleted with their deployment
+ * (`retainOnDelete: false`), as they are made again by every deploy.
  */
-export class ConsoleFilesStack extends Stack {
-  constructor(scope: Construct, id: string, { tableName, ...props }: StackProps & { tableName: string }) {
-    super(scope, id, props);
-    const bucket = new Bucket(this, 'Files', {
-      bucketName: consoleBucketName(this, tableName),
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      // Built files, made again by every deploy; kept if the stack goes (an operator empties and deletes it).
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: 'The console’s built files, the same for every visitor and served only through CloudFront: no access to log that the distribution does not see.' });
-    // Any distribution of this account, by origin access control: the API's stack makes it after this bucket exists.
-    bucket.addToResourcePolicy(
-      new PolicyStatement({
-        actions: ['s3:GetObject'],
-        resources: [bucket.arnForObjects(`${PREFIX}/*`)],
-        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
-        conditions: { StringLike: { 'AWS:SourceArn': `arn:${this.partition}:cloudfront::${this.account}:distribution/*` } },
-      }),
-    );
-    const built = Source.asset(APP_DIR, {
-      bundling: {
-        // The build runs here, with the project's own esbuild; the image is only what CDK asks for when it cannot.
-        image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:24'),
-        local: {
-          tryBundle(outputDir) {
-            execFileSync(process.execPath, ['--import', 'tsx', BUILD_SCRIPT, outputDir], { stdio: 'inherit' });
-            return true;
-          },
+function consoleFiles(stack: Stack): Bucket {
+  const bucket = new Bucket(stack, 'ConsoleFiles', {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    encryption: BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: 'The console’s built files, the same for every visitor and served only through CloudFront: no access to log that the distribution does not see.' });
+  const built = Source.asset(APP_DIR, {
+    bundling: {
+      // The build runs here, with the project's own esbuild; the image is only what CDK asks for when it cannot.
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:24'),
+      local: {
+        tryBundle(outputDir) {
+          execFileSync(process.execPath, ['--import', 'tsx', BUILD_SCRIPT, outputDir], { stdio: 'inherit' });
+          return true;
         },
       },
-    });
-    // Hashed assets are cached for ever; the page is asked for again at each load, so a deploy is seen at once.
-    new BucketDeployment(this, 'Assets', { sources: [built], destinationBucket: bucket, destinationKeyPrefix: PREFIX, exclude: ['index.html'], cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')] });
-    new BucketDeployment(this, 'Page', { sources: [built], destinationBucket: bucket, destinationKeyPrefix: PREFIX, exclude: ['*'], include: ['index.html'], prune: false, cacheControl: [CacheControl.noCache()] });
-    // The copy into the bucket is CDK's own function (a singleton of the stack), run at deploy time only.
-    for (const [id, reason] of Object.entries(BUCKET_DEPLOYMENT_FINDINGS)) Validations.of(this).acknowledge({ id, reason });
-  }
+    },
+  });
+  // Hashed assets are cached for ever; the page is asked for again at each load, so a deploy is seen at once.
+  // The copy is CDK's own function, in a nested stack of its own: the API stack's functions are the API's alone.
+  const copying = new NestedStack(stack, 'ConsoleFilesCopy', { description: 'Copies the console’s built files into their bucket at each deploy (CDK’s BucketDeployment)' });
+  const copy = { sources: [built], destinationBucket: bucket, destinationKeyPrefix: PREFIX, retainOnDelete: false };
+  const assets = new BucketDeployment(copying, 'ConsoleFilesAssets', { ...copy, exclude: ['index.html'], cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')] });
+  new BucketDeployment(copying, 'ConsoleFilesPage', { ...copy, exclude: ['*'], include: ['index.html'], prune: false, cacheControl: [CacheControl.noCache()] });
+  // The copy into the bucket is CDK's own function (a singleton of its stack, its role's scope), run at deploy time
+  // only: its findings are acknowledged on it alone.
+  for (const [id, reason] of Object.entries(BUCKET_DEPLOYMENT_FINDINGS)) Validations.of(assets.handlerRole.node.scope!).acknowledge({ id, reason });
+  return bucket;
 }
 
 /** What cdk-nag finds in the console's distribution, each left as it is for the reason given. */
@@ -171,7 +157,7 @@ function originSecrets(stack: Stack): OriginSecrets {
  * API path the viewer-request function writes the viewer's address, and on `/v1/*` makes the session cookie the bearer
  * token (the same function `npm start` runs, functions/console/edge/viewer-request.js). Every answer carries HSTS.
  */
-export function consoleDistribution(stack: Stack, api: RestApi, tableName: string, customDomain?: CustomDomain): { distribution: Distribution; originSecrets: OriginSecrets } {
+export function consoleDistribution(stack: Stack, api: RestApi, customDomain?: CustomDomain): { distribution: Distribution; originSecrets: OriginSecrets } {
   const secrets = originSecrets(stack);
   const apiOrigin = new HttpOrigin(`${api.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
     originPath: `/${STAGE_NAME}`,
@@ -208,7 +194,7 @@ export function consoleDistribution(stack: Stack, api: RestApi, tableName: strin
       strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
     },
   });
-  const files = Bucket.fromBucketName(stack, 'ConsoleFiles', consoleBucketName(stack, tableName));
+  const files = consoleFiles(stack);
   const distribution = new Distribution(stack, 'Console', {
     comment: 'The owners’ console and the API, on one origin',
     ...(customDomain ? onCustomDomain(stack, customDomain) : {}),
@@ -225,7 +211,5 @@ export function consoleDistribution(stack: Stack, api: RestApi, tableName: strin
   });
   for (const [id, reason] of Object.entries(CONSOLE_DISTRIBUTION_FINDINGS)) if (!customDomain || id !== DEFAULT_CERTIFICATE_FINDING) Validations.of(distribution).acknowledge({ id, reason });
   if (customDomain) pointDomainAt(stack, distribution, customDomain);
-  // The console's stack already lets this account's distributions read the files (ConsoleFilesStack): no policy to add here.
-  Annotations.of(distribution).acknowledgeWarning('@aws-cdk/aws-cloudfront-origins:updateImportedBucketPolicyOac', 'The console files stack grants the account’s distributions s3:GetObject by origin access control.');
   return { distribution, originSecrets: secrets };
 }

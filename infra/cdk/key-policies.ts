@@ -26,8 +26,9 @@ export const keyAdministration = (stack: Stack) =>
 /**
  * The policy of the key sealing tenants' secrets: the account administers it, and only the roles tagged for a use
  * (the functions whose routes or workers seal or open a secret, shared/sealing-key.ts) make that one call. The roles
- * are made after the key, in other stacks, so the policy names them by their tag, not their ARN; an administrator
- * who tags a principal of their own changes IAM, as changing this policy would, and CloudTrail records both.
+ * are made after the key, in other stacks, so the policy names them by their tag and their path (SERVICE_ROLE_PATH),
+ * not their ARN; an administrator who makes a role at that path and tags it changes IAM, as changing this policy
+ * would, and CloudTrail records both.
  */
 export function secretsKeyPolicy(stack: Stack, tableName: string): PolicyDocument {
   return new PolicyDocument({

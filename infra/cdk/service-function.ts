@@ -6,6 +6,7 @@ import { Alias, ApplicationLogLevel, type Version, Architecture, Code, Function 
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
+import { SERVICE_ROLE_PATH } from '#shared/iam';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#shared/observability';
 import { parseHandler, type DynamoAction } from '#shared/routes/route';
 import type { IndexName } from '#shared/table';
@@ -46,7 +47,8 @@ export interface ServiceFunctionProps {
   paramsAndSecrets?: ParamsAndSecretsLayerVersion;
   /**
    * For a keyed route: its calls are signed with the tenant-data role, assumed for the request's organization with
-   * `dynamodb` as the session's actions, so its own role is given no table access at all.
+   * `dynamodb` as the session's actions, so its own role is given no table access at all; for a public route that
+   * acts for the organization it names, none but on its `keys`.
    */
   tenantData?: TenantDataAccess;
 }
@@ -71,7 +73,8 @@ export class ServiceFunction extends Construct {
     super(scope, id);
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Its own role, writing only its own log group: the managed basic execution role allows every log group.
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    // At the service's path, which the sealing key's policy asks of the roles it admits by tag.
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), path: SERVICE_ROLE_PATH });
     logGroup.grantWrite(role);
     this.function = new LambdaFunction(this, 'Function', {
       code: Code.fromAsset(projectRoot, { assetHashType: AssetHashType.OUTPUT, bundling: moduleBundling(parseHandler(handler).module, assets) }),
@@ -100,7 +103,8 @@ export class ServiceFunction extends Construct {
       },
     });
     if (tenantData) admitToTenantData(this.function, role, tenantData);
-    else if (dynamodb.length) {
+    // A function admitted to sessions has a grant of its own only on the keys it names: a public route's, outside every organization.
+    if (dynamodb.length && (!tenantData || keys)) {
       for (const { Action, Resource, Condition } of ownTableStatements({ actions: dynamodb, indexes, keys }, table.tableArn)) {
         this.function.addToRolePolicy(new PolicyStatement({ actions: Action, resources: Resource, conditions: Condition }));
       }

@@ -4,6 +4,7 @@ import { AccountRootPrincipal, ManagedPolicy, PolicyDocument, PolicyStatement, R
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
+import { SERVICE_ROLE_PATH } from '#shared/iam';
 import { ORGANIZATION_TAG, tenantCapabilityStatements, tenantDataPolicy, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
 import type { SharedPartition } from '#shared/table';
 import type { Capability, CapabilityContext } from '#shared/routes/route';
@@ -25,7 +26,7 @@ export interface TenantDataAccess {
 
 /** The role, found by name from another stack. */
 export const tenantDataAccessIn = (stack: Stack, table: ITableV2, tableName: string): TenantDataAccess => ({
-  roleArn: stack.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: tenantDataRoleName(tableName) }),
+  roleArn: stack.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: `${SERVICE_ROLE_PATH.slice(1)}${tenantDataRoleName(tableName)}` }),
   tableArn: table.tableArn,
 });
 
@@ -60,6 +61,7 @@ export class TenantDataRole extends Construct {
     for (const capability of capabilities) acknowledgeWildcards(policy, capability, sessionResourcesForFindings(capability, where, Stack.of(this)));
     this.role = new Role(this, 'Role', {
       roleName: tenantDataRoleName(where.tableName),
+      path: SERVICE_ROLE_PATH,
       description: "Assumed by each keyed route's function for one organization at a time, tagged with it",
       assumedBy: new AccountRootPrincipal().withConditions(ADMITTED),
       managedPolicies: [policy],

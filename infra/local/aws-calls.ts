@@ -32,7 +32,12 @@ export const keyRequestOf = ({ action, encryptionContext }: KeyUse, tableName: s
   action,
   resource: `arn:aws:kms:${LOCAL_REGION}:${LOCAL_ACCOUNT}:key/local`,
   leadingKeys: [],
-  context: { 'kms:ResourceAliases': [sealingKeyAlias(tableName)], [ORGANIZATION_CONTEXT_KEY]: encryptionContext.organizationId ?? '' },
+  // Every pair of the encryption context, as KMS gives IAM each (kms:EncryptionContext:<key>): the organization, the item, the attribute.
+  context: {
+    'kms:ResourceAliases': [sealingKeyAlias(tableName)],
+    [ORGANIZATION_CONTEXT_KEY]: encryptionContext.organizationId ?? '',
+    ...Object.fromEntries(Object.entries(encryptionContext).map(([key, value]) => [`kms:EncryptionContext:${key}`, value])),
+  },
 });
 
 type Value = string | { S?: string } | undefined;

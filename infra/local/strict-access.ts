@@ -5,9 +5,10 @@ import { dynamo } from '#shared/dynamo';
 import { grantedActions, routeId, type RouteDefinition } from '#shared/routes/route';
 import { onKeyUse } from '#shared/envelope-encryption';
 import { keyUseStatements } from '#shared/sealing-key';
+import { SERVICE_ROLE_PATH } from '#shared/iam';
 import type { Capability, CapabilityContext } from '#shared/routes/route';
 import {
-  ORGANIZATION_TAG, ownKeysOf, ownTableStatements, routeSessionPolicy, sessionCapabilitiesOf, sharedPartitionsOf, tableLocationOf, tenantCapabilityStatements, tenantDataPolicy,
+  actsForOrganizations, ORGANIZATION_TAG, ownKeysOf, ownTableStatements, routeSessionPolicy, sessionCapabilitiesOf, sharedPartitionsOf, tableLocationOf, tenantCapabilityStatements, tenantDataPolicy,
   type OwnTableGrant, type PolicyDocument, type PolicyStatement,
 } from '#shared/tenancy/policies';
 import { currentSession, type TenantSession } from '#shared/tenancy/session';
@@ -43,17 +44,25 @@ export interface Evaluation {
   tags?: Record<string, string>;
   /** The resource's own policy: the sealing key's, for a call to the key. */
   resourcePolicy?: unknown;
+  /** The role's ARN as `aws:PrincipalArn` reads it: the principal's role at the service's path, unless given. */
+  principalArn?: string;
 }
 
+/** The role an assumed-role principal is a session of, at the service's role path, as the stacks make every role. */
+export const serviceRoleArnOf = (principal: string): string => {
+  const [, account = '', resource = ''] = /^arn:aws:sts::(\d+):assumed-role\/([^/]+)\//.exec(principal) ?? [];
+  return `arn:aws:iam::${account}:role${SERVICE_ROLE_PATH}${resource}`;
+};
+
 /** Whether IAM allows `request` to `principal` with `identity` (and the resource's policy, when it has one). */
-export function allows(request: IamRequest, { identity, principal, tags = {}, resourcePolicy }: Evaluation): boolean {
+export function allows(request: IamRequest, { identity, principal, tags = {}, resourcePolicy, principalArn = serviceRoleArnOf(principal) }: Evaluation): boolean {
   const simulation: Simulation = {
     request: {
       principal,
       action: request.action,
       resource: { resource: request.resource, accountId: LOCAL_ACCOUNT },
       // What IAM gives every request (the unvalidated entry point derives none of it from the principal).
-      contextVariables: { 'aws:PrincipalAccount': LOCAL_ACCOUNT, 'dynamodb:LeadingKeys': request.leadingKeys, ...request.context, ...Object.fromEntries(Object.entries(tags).map(([key, value]) => [`aws:PrincipalTag/${key}`, value])) },
+      contextVariables: { 'aws:PrincipalAccount': LOCAL_ACCOUNT, 'aws:PrincipalArn': principalArn, 'dynamodb:LeadingKeys': request.leadingKeys, ...request.context, ...Object.fromEntries(Object.entries(tags).map(([key, value]) => [`aws:PrincipalTag/${key}`, value])) },
     },
     identityPolicies: [{ name: 'policy', policy: identity }],
     serviceControlPolicies: [],
@@ -76,9 +85,14 @@ const roleTagsOf = (capabilities: readonly Capability[], tableArn: string): Reco
 /** What a function that signs as itself is granted: on the table, and by its capabilities (a call to the sealing key). */
 type OwnGrant = OwnTableGrant & { capabilities?: readonly Capability[] };
 
+/** A public route's capabilities on its own role: those it uses for an organization are its sessions', when it acts for one. */
+const ownCapabilitiesOf = (route: RouteDefinition) => (actsForOrganizations(route) ? route.capabilities?.filter((capability) => !capability.sessionStatements) : route.capabilities);
+
 /** The own grants of the functions that sign as themselves, by construct id: public routes, workers and scheduled jobs. */
 const ownGrants = new Map<string, OwnGrant>([
-  ...routes.filter((route) => route.auth === 'none').map((route): [string, OwnGrant] => [routeId(route), { actions: grantedActions(route), indexes: route.indexes, keys: route.ownKeys, capabilities: route.capabilities }]),
+  ...routes
+    .filter((route) => route.auth === 'none')
+    .map((route): [string, OwnGrant] => [routeId(route), { actions: grantedActions(route), indexes: route.indexes, keys: route.ownKeys, capabilities: ownCapabilitiesOf(route) }]),
   ...[...WORKERS, ...SCHEDULED_JOBS].map((worker): [string, OwnGrant] => [worker.name, { actions: worker.dynamodb, indexes: worker.indexes, keys: worker.keys, capabilities: 'capabilities' in worker ? worker.capabilities : undefined }]),
 ]);
 
@@ -140,14 +154,14 @@ const sessionCapabilities = sessionCapabilitiesOf(routes);
 
 /** Why a tenant call is refused, or undefined when both the role's policy and the session's allow it. */
 export function tenantRefusal(request: IamRequest, session: TenantSession, tableArn: string): string | undefined {
-  const { organizationId, grant, grantName, sessionKeys } = session;
+  const { organizationId, grant, grantName, sessionKeys, itemId } = session;
   // The organization's own keys are alike to both policies, as are those of each shared partition.
-  const kind = `${tableArn}|${organizationId}|${grantKind(grant)}|${sessionKeys?.join(',') ?? ''}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`;
+  const kind = `${tableArn}|${organizationId}|${grantKind(grant)}|${sessionKeys?.join(',') ?? ''}|${itemId ?? ''}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`;
   // Built only when a decision is not yet kept: every call of the tests passes here.
   const asTheSession = () => ({ principal: tenantPrincipal(organizationId), tags: { ...roleTagsOf(sessionCapabilities, tableArn), [ORGANIZATION_TAG]: organizationId }, resourcePolicy: keyPolicyFor(request, tableArn) });
   const rolePolicy = () => tenantDataPolicy(tableArn, sharedPartitions, tenantCapabilityStatements(sessionCapabilities, tableLocationOf(tableArn)));
   if (!decide(`role|${kind}`, () => allows(request, { identity: rolePolicy(), ...asTheSession() }))) return `the tenant-data role's policy does not allow ${describe(request)} for organization ${organizationId}`;
-  if (!decide(`session|${kind}`, () => allows(request, { identity: routeSessionPolicy(grant, tableArn, organizationId, sessionKeys), ...asTheSession() }))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
+  if (!decide(`session|${kind}`, () => allows(request, { identity: routeSessionPolicy(grant, tableArn, organizationId, sessionKeys, itemId), ...asTheSession() }))) return `the session policy of ${grantName} does not allow ${describe(request)}`;
   return undefined;
 }
 

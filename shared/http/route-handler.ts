@@ -51,7 +51,10 @@ export interface HandlerInput<R extends RouteRequest> {
   query: Out<R['query']>;
   /** Nothing on a route that reads its body as text (`bodyAsText`): its `request.body`. */
   body: R['bodyAsText'] extends true ? undefined : Out<R['body']>;
-  /** Set by the authorizer from the API key; the only source of the organization. */
+  /**
+   * Set by the authorizer, from the API key (or on a public route whose authorizer names it, `organizationSession`);
+   * the only source of the organization. Empty on any other public route.
+   */
   organizationId: string;
   /**
    * What the request's API key may do, set by the authorizer: `read`, `write` or `full` (shared/auth/scopes.ts). The
@@ -143,21 +146,37 @@ export function routeHandler<R extends RouteRequest, S extends v.GenericSchema>(
 // Each AssumeRole, and each STS refused, counted with the request's metrics (docs/operations.md, "Tenant sessions").
 onSessionEvent((event) => metrics.addMetric(event === 'assumed' ? METRIC.tenantSessionsAssumed : METRIC.tenantSessionsRefused, MetricUnit.Count, 1));
 
+/** Whether the authorizer's answer names the organization the whole request acts for: a keyed route's, or a public route's that says so. */
+const authorizerNamesOrganization = (route: RouteDefinition) => route.auth !== 'none' || route.organizationSession === 'authorizer';
+
 /**
  * A keyed route's whole request (its kept answers included) runs as the organization the authorizer named: every
- * AWS call it makes is signed for that organization alone, with its route's actions (shared/tenancy). A public route
- * runs as its function's own role, one of the named exceptions (docs/data-model.md).
+ * AWS call it makes is signed for that organization alone, with its route's actions (shared/tenancy). So does a public
+ * route's whose authorizer names the organization (the inbound post), its session held to the item the answer names.
+ * Any other public route runs as its function's own role, one of the named exceptions (docs/data-model.md), until it
+ * names the organization itself (actingForOrganization).
  */
 function forItsOrganization(route: RouteDefinition, handler: RouteLambdaHandler): RouteLambdaHandler {
-  if (route.auth === 'none') return handler;
+  if (!authorizerNamesOrganization(route)) return handler;
   const grant = sessionGrantOf(route);
   const grantName = routeId(route);
   return (event, context) => {
-    const organizationId: unknown = event.requestContext?.authorizer?.organizationId;
+    const { organizationId, itemId } = event.requestContext?.authorizer ?? {};
     // No organization is answered by the chain (requireOrganization), signed as nobody's.
     if (typeof organizationId !== 'string' || !organizationId) return handler(event, context);
-    return actingFor({ organizationId, grantName, grant }, () => handler(event, context));
+    const item = route.auth === 'none' && typeof itemId === 'string' && itemId ? { itemId } : {};
+    return actingFor({ organizationId, grantName, grant, ...item }, () => handler(event, context));
   };
+}
+
+/**
+ * Runs the rest of a public route's work as the organization it has just named (what a code or a refresh token
+ * belongs to): signed with that organization's session, its route's actions on its keys alone. Only a route that
+ * declares `organizationSession: 'function'` may: its function's role is admitted to the sessions.
+ */
+export function actingForOrganization<T>(route: RouteDefinition, organizationId: string, work: () => Promise<T>): Promise<T> {
+  if (route.organizationSession !== 'function') throw new Error(`${route.operationId} does not act for the organizations it names (organizationSession)`);
+  return actingFor({ organizationId, grantName: routeId(route), grant: sessionGrantOf(route) }, work);
 }
 
 function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
@@ -232,7 +251,7 @@ function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
       query: query ? parseOrThrow(query, event.queryStringParameters ?? {}, 'query') : undefined,
       body: parsedBody ? parseOrThrow(parsedBody, jsonObject(event.body), 'body') : undefined,
     } as Omit<HandlerInput<R>, 'organizationId' | 'scope'>;
-    const organizationId = route.auth === 'none' ? '' : requireOrganization(event);
+    const organizationId = authorizerNamesOrganization(route) ? requireOrganization(event) : '';
     const keyScope = route.auth === 'none' ? null : scopeOf(event);
     const request = rawRequest(event);
     const answer = await scope(event, () => handle({ ...input, organizationId, scope: keyScope, request }));

@@ -89,10 +89,18 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   dynamodb: DynamoAction[];
   /** Secondary indexes the function queries; its grant covers the table and only these. */
   indexes?: IndexName[];
-  /** The partitions outside every organization a keyed route reaches, each a named exception with why (docs/data-model.md). */
+  /** The partitions outside every organization a route's session reaches, each a named exception with why (docs/data-model.md). */
   sharedPartitions?: SharedPartition[];
   /** A public route's: the partition keys its function's own role reaches (patterns), every organization's (`ORG#*`) unless named. */
   ownKeys?: OwnKeys[];
+  /**
+   * A public route whose work, once it knows the organization, acts for it alone, as a keyed route's does: its
+   * organization's keys and secrets are reached only through that organization's tenant session, and its own role
+   * reaches `ownKeys` alone, none of them an organization's. `authorizer`: its gateway authorizer's answer names the
+   * organization (and `itemId`, the one item whose sealed secrets the session may open), and the whole request acts for
+   * it. `function`: the function names it from what it reads first (`actingForOrganization`).
+   */
+  organizationSession?: 'authorizer' | 'function';
   /** Status of a successful answer. */
   status: number;
   /** Media type of a successful answer; JSON unless set (the docs page is HTML). */
@@ -219,9 +227,10 @@ export interface Capability {
    * IAM statements limited to `organization` (the session's tag as a policy variable on the tenant-data role, the
    * literal id in the route's session policy). The tenant-data role takes them and the `roleTags`; the keyed route's
    * own role takes neither, only the `environment`. A worker or a public route, which acts for no organization, keeps
-   * `statements` on its own role.
+   * `statements` on its own role. `itemId`, when the session is for one item's secrets alone (an inbound post's
+   * endpoint): the route's session policy holds them to that item too.
    */
-  sessionStatements?: (where: TableLocation, organization: string) => PolicyStatement[];
+  sessionStatements?: (where: TableLocation, organization: string, itemId?: string) => PolicyStatement[];
 }
 
 /** Where the table is, as a session policy is built from its ARN at run time and the stack from its tokens. */

@@ -72,7 +72,7 @@ export function tenantCredentials({ deployment, own, sts, onAssume, onRefused, n
         RoleSessionName: session.organizationId.slice(0, 64),
         DurationSeconds: SESSION_SECONDS,
         Tags: [{ Key: ORGANIZATION_TAG, Value: session.organizationId }],
-        Policy: JSON.stringify(routeSessionPolicy(session.grant, found.tableArn, session.organizationId, session.sessionKeys)),
+        Policy: JSON.stringify(routeSessionPolicy(session.grant, found.tableArn, session.organizationId, session.sessionKeys, session.itemId)),
       }),
     ).catch((error: unknown) => {
       // Throttled or failed: the request answers 503 (a ThrottlingException is the store's kind of transient failure).
@@ -87,7 +87,7 @@ export function tenantCredentials({ deployment, own, sts, onAssume, onRefused, n
     // Locally a session signs as the process does: DynamoDB Local checks no signature, the strict mode checks the policy.
     if (!session || !deployment) return ownCredentials();
     const found = deployment;
-    return keep(cache, `${session.organizationId}\u0000${session.grantName}`, () => assume(found, session), now);
+    return keep(cache, `${session.organizationId}\u0000${session.grantName}\u0000${session.itemId ?? ''}`, () => assume(found, session), now);
   };
   return Object.assign(provider, { memoized: true as const });
 }

@@ -39,9 +39,15 @@ export const TENANT_DATA_ACTIONS: readonly DynamoAction[] = [...DYNAMO_ACTIONS].
 /** The table's ARN and those of its indexes: the ones named, else every one (by name: no wildcard to widen). */
 export const tableResources = (tableArn: string, indexes: readonly string[] = TABLE_INDEXES.map((index) => index.indexName)): string[] => [tableArn, ...indexes.map((index) => `${tableArn}/index/${index}`)];
 
-/** The shared partitions the keyed routes name, each once: what the tenant-data role allows beside the organizations' keys. */
-export const sharedPartitionsOf = (routes: readonly { auth?: string; sharedPartitions?: readonly SharedPartition[] }[]): SharedPartition[] =>
-  distinctPartitions(routes.flatMap((route) => (route.auth === 'none' ? [] : (route.sharedPartitions ?? []))));
+/**
+ * Whether a route's function works through tenant sessions: a keyed route's whole request, and a public route's once it
+ * has named the organization (`organizationSession`).
+ */
+export const actsForOrganizations = (route: Pick<RouteDefinition, 'auth' | 'organizationSession'>): boolean => route.auth !== 'none' || route.organizationSession !== undefined;
+
+/** The shared partitions the routes acting for organizations name, each once: what the tenant-data role allows beside the organizations' keys. */
+export const sharedPartitionsOf = (routes: readonly Pick<RouteDefinition, 'auth' | 'organizationSession' | 'sharedPartitions'>[]): SharedPartition[] =>
+  distinctPartitions(routes.flatMap((route) => (actsForOrganizations(route) ? (route.sharedPartitions ?? []) : [])));
 
 /** Each shared partition once, by its keys (several routes may name one). */
 export const distinctPartitions = (partitions: readonly SharedPartition[]): SharedPartition[] => [...new Map(partitions.map((partition) => [partition.keys, partition])).values()];
@@ -65,9 +71,9 @@ export function tenantDataPolicy(tableArn: string, sharedPartitions: readonly Sh
   return { Version: '2012-10-17', Statement: statements };
 }
 
-/** The capabilities keyed routes use for their organization (`sessionStatements`: the sealing key's uses), each once. */
-export const sessionCapabilitiesOf = (routes: readonly Pick<RouteDefinition, 'auth' | 'capabilities'>[]): Capability[] => [
-  ...new Set(routes.flatMap((route) => (route.auth === 'none' ? [] : (route.capabilities ?? []).filter((capability) => capability.sessionStatements)))),
+/** The capabilities routes acting for organizations use for them (`sessionStatements`: the sealing key's uses), each once. */
+export const sessionCapabilitiesOf = (routes: readonly Pick<RouteDefinition, 'auth' | 'organizationSession' | 'capabilities'>[]): Capability[] => [
+  ...new Set(routes.flatMap((route) => (actsForOrganizations(route) ? (route.capabilities ?? []).filter((capability) => capability.sessionStatements) : []))),
 ];
 
 /** The statements those capabilities give the tenant-data role: each limited to the session's organization, by its tag. */
@@ -108,7 +114,7 @@ export function sessionGrantOf(route: Pick<RouteDefinition, 'method' | 'alsoPatc
  * actions and indexes on that organization's keys, and to the shared partitions the route names, so the least
  * privilege each route's role had survives the shared tenant-data role (a session may do only what both allow).
  */
-export function routeSessionPolicy(grant: TableGrant, tableArn: string, organizationId: string, keys: readonly string[] = organizationKeyPatterns(organizationId)): PolicyDocument {
+export function routeSessionPolicy(grant: TableGrant, tableArn: string, organizationId: string, keys: readonly string[] = organizationKeyPatterns(organizationId), itemId?: string): PolicyDocument {
   const statements: PolicyStatement[] = [
     {
       Effect: 'Allow',
@@ -117,7 +123,7 @@ export function routeSessionPolicy(grant: TableGrant, tableArn: string, organiza
       Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...keys] } },
     },
     ...distinctPartitions(grant.sharedPartitions ?? []).map((partition) => partitionStatement(partition, tableArn)),
-    ...(grant.capabilities ?? []).flatMap((capability) => capability.sessionStatements?.(tableLocationOf(tableArn), organizationId) ?? []),
+    ...(grant.capabilities ?? []).flatMap((capability) => capability.sessionStatements?.(tableLocationOf(tableArn), organizationId, itemId) ?? []),
   ];
   return { Version: '2012-10-17', Statement: statements };
 }

@@ -17,6 +17,8 @@ export interface TenantSession {
    * organization's, so that the tenant-data role's policy alone stands between it and another organization's item.
    */
   sessionKeys?: readonly string[];
+  /** The one item whose sealed secrets the session may open, when it is for one item's (an inbound post's endpoint). */
+  itemId?: string;
 }
 
 const current = new AsyncLocalStorage<TenantSession>();

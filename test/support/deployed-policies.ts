@@ -91,8 +91,8 @@ export const onlyShared = (request: IamRequest) => request.leadingKeys.length > 
  * last character (a prefix widened by one), unless every key is in a named shared partition.
  */
 export function expectTenantCallAsDeployed(call: RecordedCall): void {
-  const { organizationId, grant, grantName } = call.session!;
-  const session = routeSessionPolicy(grant, TABLE_ARN, organizationId);
+  const { organizationId, grant, grantName, sessionKeys, itemId } = call.session!;
+  const session = routeSessionPolicy(grant, TABLE_ARN, organizationId, sessionKeys, itemId);
   for (const request of call.requests.map(deployed)) {
     const what = `${grantName}: ${request.action} on ${request.resource.replace(/^.*:(table|key)\//, '')} [${request.leadingKeys.join(', ')}]`;
     expect(decision(tenantPrincipal(organizationId), tenantPolicy, request, organizationId, tenantRoleTags), what).toBe('Allowed');

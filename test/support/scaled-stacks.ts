@@ -26,7 +26,8 @@ export function scaledRoutes(times: number, routes: readonly RouteDefinition[] =
 export function synthApiStack(routes: RouteDefinition[]) {
   const started = performance.now();
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } });
-  const api = new ApiStack(app, 'SalesPipelineApi', { routes, options: readOptions(app.node) });
+  // As deployed: with the console's files and the distribution in front of the API.
+  const api = new ApiStack(app, 'SalesPipelineApi', { routes, options: readOptions(app.node), console: true });
   const parent = Template.fromStack(api).toJSON();
   const roots = api.routeStacks.map((stack) => Template.fromStack(stack).toJSON());
   const nestedStacks = [...api.functionStacks.values()];

@@ -7,6 +7,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { BASE_URL_VARIABLE } from '#shared/http/base-url';
 import { grantedActions, handlerOf, routeId, type CapabilityContext, type RouteDefinition } from '#shared/routes/route';
+import { actsForOrganizations } from '#shared/tenancy/policies';
 import { capabilityContext, capabilityEnvironment, grantCapabilities } from '../capabilities';
 import type { Monitoring } from '../monitoring';
 import type { DeploymentOptions } from '../options';
@@ -87,8 +88,9 @@ export class RouteFunctions {
       handler,
       dynamodb: grantedActions(route),
       indexes: route.indexes,
-      // A public route's function is a named exception (docs/data-model.md): no organization signs its calls.
-      tenantData: route.auth === 'none' ? undefined : this.props.tenantData,
+      // A public route's function is a named exception (docs/data-model.md): no organization signs its calls, until
+      // one that says so has named the organization (`organizationSession`).
+      tenantData: actsForOrganizations(route) ? this.props.tenantData : undefined,
       keys: route.ownKeys,
       assets: route.assets,
       reservedConcurrency: options.concurrency.routes ? route.reservedConcurrency : undefined,
@@ -97,7 +99,7 @@ export class RouteFunctions {
       rollbackAlarms: (target) => monitoring.watchFunction(scope, routeId(route), target, { operationId: route.operationId }),
     });
     if (cursors && !options.samLocal) this.cursorKey.grantRead(apiFunction.function);
-    grantCapabilities(apiFunction, route.capabilities ?? [], this.where, { forOrganization: route.auth !== 'none' });
+    grantCapabilities(apiFunction, route.capabilities ?? [], this.where, { forOrganization: actsForOrganizations(route) });
     this.byHandler.set(handler, apiFunction);
     return apiFunction;
   };
