@@ -60,7 +60,7 @@ if (notInstalled.length > 0) console.warn(`Not installed: ${notInstalled.join(',
 export default defineConfig({
   test: {
     // A mutation run names its test files (test/mutation/mutate.ts): those alone.
-    include: process.env.MUTATE_TEST_FILES ? process.env.MUTATE_TEST_FILES.split(',') : ['test/**/*.test.ts', 'functions/**/*.test.ts', 'integrations/zapier/**/*.test.ts', 'integrations/n8n/test/**/*.test.ts'],
+    include: process.env.MUTATE_TEST_FILES ? process.env.MUTATE_TEST_FILES.split(',') : ['test/**/*.test.ts', 'functions/**/*.test.ts', 'console/src/**/*.test.ts', 'integrations/zapier/**/*.test.ts', 'integrations/n8n/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     // A mutation run (test/mutation/mutate.ts) also loads the mutated files before the first test: see preload.ts there.
     setupFiles: ['test/support/table-per-file.ts', ...(process.env.MUTATE_PRELOAD ? ['test/mutation/preload.ts'] : [])],

@@ -13,12 +13,14 @@ export const isMemberRole = (value: unknown): value is MemberRole => (MEMBER_ROL
 /** Whether a member of `role` may call a route that needs `needed`. */
 export const roleAllows = (role: MemberRole, needed: MemberRole): boolean => RANK[role] >= RANK[needed];
 
-/** What a resource's routes need of a member's session, by kind of method; MEMBER unless it says. */
+/**
+ * What a resource's routes need of a member's session, by kind of method. Its writes' role is chosen for each resource,
+ * never by omission; its reads need MEMBER unless it says.
+ */
 export interface SessionRoles {
   read?: MemberRole;
-  write?: MemberRole;
+  write: MemberRole;
 }
 
-/** The role a route needs: its own, else its resource's for its kind of method, else MEMBER. */
-export const neededRole = (method: string, own: MemberRole | undefined, ofResource: SessionRoles | undefined): MemberRole =>
-  own ?? (method === 'GET' ? ofResource?.read : ofResource?.write) ?? 'MEMBER';
+/** The role a route needs: its own, else its resource's for its kind of method (a read's MEMBER unless it says). */
+export const neededRole = (method: string, own: MemberRole | undefined, ofResource: SessionRoles): MemberRole => own ?? (method === 'GET' ? (ofResource.read ?? 'MEMBER') : ofResource.write);

@@ -127,8 +127,11 @@ export interface ResourceDefinition {
   /** Its groups in the API reference, each with its description, in the order the reference shows them. */
   tags: Readonly<Record<string, string>>;
   routes: readonly RouteDefinition[];
-  /** The least role a member's session needs for its reads and its writes, where a route does not say (MEMBER unless set). */
-  sessionRoles?: SessionRoles;
+  /**
+   * The least role a member's session needs for its writes (required: a permission is chosen, never left to a default)
+   * and its reads (MEMBER unless set), where a route does not say its own.
+   */
+  sessionRoles: SessionRoles;
   /** Schemas the document names under components.schemas, each with its example. */
   components?: Readonly<Record<string, { schema: v.GenericSchema; example: unknown }>>;
   /** What it POSTs to subscribers, by name: the document's `webhooks`. */

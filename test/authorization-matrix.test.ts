@@ -185,3 +185,12 @@ describe('every grant on every MCP tool', () => {
     expect(mismatches).toEqual([]);
   });
 });
+
+describe('the roles each resource asks of a member', () => {
+  it('are chosen for each resource, and docs/decisions/console.md lists them as defined', async () => {
+    const { resources } = await import('../functions/resources');
+    const { readFileSync } = await import('node:fs');
+    const listed = [...readFileSync('docs/decisions/console.md', 'utf8').matchAll(/^\s*\| `([a-z-]+)` \| (ADMIN|MANAGER|MEMBER) \| (ADMIN|MANAGER|MEMBER) \|$/gm)].map(([, name, read, write]) => [name, read, write]);
+    expect(listed).toEqual(resources.map((resource) => [resource.name, resource.sessionRoles.read ?? 'MEMBER', resource.sessionRoles.write]));
+  });
+});

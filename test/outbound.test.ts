@@ -236,7 +236,6 @@ describe('every request the API sends to a URL', () => {
     'shared/net/outbound.ts': 'the guard',
     'functions/mcp/server.ts': "a tool call to the API's own configured URL",
     'shared/aws/secrets-extension.ts': "the Parameters and Secrets extension on the function's own localhost",
-    'functions/console/app/src/api.ts': "the console's browser, to the API on the page's own origin (relative URLs)",
   };
   const OUTBOUND = /\bfetch\(|import\s*\{[^}]*\b(request|get)\b[^}]*\}\s*from\s*'node:(https?|http2)'|\bhttps?2?\.(request|get|connect)\(|from\s*'node:(net|tls)'[^;]*\bconnect\b|\bundici\b|\baxios\b/;
   const files = (dir: string): string[] =>

@@ -14,6 +14,8 @@ export const appointments = defineResource({
     Appointments: 'Visits and calls booked with leads, with the members attending; no member is booked twice at once.',
     Availability: 'When a service can be booked: free slots from business and working hours, bookings and holds, and short holds on a slot while a caller confirms.',
   },
+  // Members book, move and cancel the appointments of the leads they work.
+  sessionRoles: { write: 'MEMBER' },
   routes: appointmentRoutes,
   components: namedComponents({ Appointment, Slot, Hold }, examples),
   ...changes,

@@ -185,10 +185,13 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       await page.waitForLoadState('networkidle');
       expect(await seriousViolations(page), `${path || '/'}`).toEqual([]);
       // The page never scrolls sideways; if it does, what reaches past the edge is named (tag and class).
-      const sideways = await page.evaluate(
-        (edge) => (document.documentElement.scrollWidth <= edge ? [] : [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > edge + 0.5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`)),
-        width,
-      );
+      // Run in the page: the server's program has no DOM types, so the page's globals are named by what is read of them.
+      type Element = { getBoundingClientRect(): { right: number }; tagName: string; className: string };
+      type InThePage = { document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<Element> } };
+      const sideways = await page.evaluate((edge) => {
+        const { document } = globalThis as unknown as InThePage;
+        return document.documentElement.scrollWidth <= edge ? [] : [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > edge + 0.5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+      }, width);
       expect(sideways, `${path || '/'}`).toEqual([]);
       // Every read of the screen answered: no "Could not …" in place of what it shows.
       expect(await page.locator('.error-text, .problem').allTextContents(), `${path || '/'}`).toEqual([]);

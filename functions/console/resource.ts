@@ -14,6 +14,8 @@ export const console = defineResource({
     'Console sign-in': 'How a member signs in to the console: a code texted to their phone, or a passkey; their session, passkeys and signing out.',
     'API keys': 'The organization’s API keys, which its ADMINs make and revoke in the console: each shown once.',
   },
+  // A member's own sign-in, session and passkeys; the organization's API keys say ADMIN on their own rows.
+  sessionRoles: { write: 'MEMBER' },
   routes: consoleRoutes,
   // Codes are made and texted off the request (./code-queue.ts), so asking takes the same time for anyone's phone.
   workers: [signInCodeWorker],

@@ -7,6 +7,8 @@ import { eventKeys, eventKeySamples } from './entity';
 export const events = defineResource({
   name: 'events',
   tags: { Events: 'What changed in the organization, newest first: the events webhook subscriptions deliver.' },
+  // Sending an event again resends what its subscriptions were already sent; the subscriptions themselves are ADMIN's.
+  sessionRoles: { write: 'MEMBER' },
   routes: eventRoutes,
   components: namedComponents({ Event }, examples),
   keys: [{ builders: eventKeys, samples: eventKeySamples }],

@@ -8,6 +8,8 @@ import { changes } from './changes';
 export const inquiries = defineResource({
   name: 'inquiries',
   tags: { Inquiries: 'Each contact from a lead — a call, an email, a chatbot conversation, an SMS thread or a web form — with its source record.' },
+  // Members work inquiries: record one, mark it read or unread.
+  sessionRoles: { write: 'MEMBER' },
   routes: inquiryRoutes,
   components: namedComponents({ InquiryListItem, InquiryLead, Inquiry, CallData, TranscriptEntry, EmailData, ChatbotData, ChatMessage, SmsData, SmsMessage, WebformData, WebformField }, examples),
   ...changes,

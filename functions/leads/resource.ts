@@ -8,6 +8,8 @@ import { changes } from './changes';
 export const leads = defineResource({
   name: 'leads',
   tags: { Leads: 'People who contacted the business or were added by hand, their pipeline status and their activity history.' },
+  // Members work leads: add, change, move through the pipeline.
+  sessionRoles: { write: 'MEMBER' },
   routes: leadRoutes,
   components: namedComponents({ Lead, LeadActivity }, examples),
   ...changes,

@@ -7,6 +7,8 @@ import { metaRoutes } from './routes';
 export const meta = defineResource({
   name: 'meta',
   tags: { Reference: 'This description of the API and its reference page.' },
+  // Public: the document and its reference page ask for no credential.
+  sessionRoles: { write: 'MEMBER' },
   routes: metaRoutes,
   // Built as every route's error examples are.
   components: { ErrorEnvelope: { schema: ErrorEnvelopeSchema, example: errorEnvelope(404, 'Lead not found', 'NOT_FOUND') } },

@@ -9,6 +9,8 @@ import { inboundSms, smsEvents } from './channels';
 export const sms = defineResource({
   name: 'sms',
   tags: { SMS: 'Text messages from the organization’s members to leads.' },
+  // Members text the leads they work.
+  sessionRoles: { write: 'MEMBER' },
   routes: smsRoutes,
   components: namedComponents({ Sms }, examples),
   ...changes,

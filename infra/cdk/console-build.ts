@@ -1,4 +1,4 @@
-import { buildConsole } from '../../functions/console/app/build';
+import { buildConsole } from '../console/build';
 
 /** The console's files into the directory given: the CDK asset's local bundling runs this (infra/cdk/console-site.ts). */
 const outDir = process.argv[2];

@@ -32,7 +32,7 @@ import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/console/
 import { STAGE_NAME } from './api/rest-api';
 import type { DeploymentOptions } from './options';
 
-const APP_DIR = fileURLToPath(new URL('../../functions/console/app', import.meta.url));
+const APP_DIR = fileURLToPath(new URL('../../console', import.meta.url));
 const BUILD_SCRIPT = fileURLToPath(new URL('./console-build.ts', import.meta.url));
 const VIEWER_REQUEST_FUNCTION = fileURLToPath(new URL('../../functions/console/edge/viewer-request.js', import.meta.url));
 /** The bucket's prefix the files are under, as the distribution asks for them: the path they are served at. */
@@ -68,6 +68,8 @@ function consoleFiles(stack: Stack): Bucket {
   });
   Validations.of(bucket).acknowledge({ id: 'AwsSolutions-S1', reason: 'The console’s built files, the same for every visitor and served only through CloudFront: no access to log that the distribution does not see.' });
   const built = Source.asset(APP_DIR, {
+    // The console's own installs (its workspace's tools) are not its files.
+    exclude: ['node_modules'],
     bundling: {
       // The build runs here, with the project's own esbuild; the image is only what CDK asks for when it cannot.
       image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:24'),

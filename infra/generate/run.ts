@@ -7,7 +7,7 @@ import { failureText, runWriters, type Writer } from './writers';
 /**
  * `npm run generate`: one process writes every file generated from the list of resources — the API's own
  * (functions/meta/generated.ts), the MCP tool lists' figures, the Zapier app's and the n8n node's definitions, and the
- * table of what the stacks hold in docs/capacity.md, and the typed client's types from the document — each writer's files whole or not at all, then names every writer
+ * table of what the stacks hold in docs/capacity.md, and the typed client's and the console's types from the document — each writer's files whole or not at all, then names every writer
  * that failed and exits 1. It lives outside functions/: it reads every resource and the integrations beside them.
  */
 const api: Writer[] = [
@@ -21,15 +21,17 @@ const integrations: Writer[] = [
   { name: 'the Zapier app (integrations/zapier/generated.json)', files: async () => [(await import('../../integrations/zapier/generate')).generatedFile()] },
   { name: 'the n8n node (integrations/n8n/nodes)', files: async () => (await import('../../integrations/n8n/tools/generate')).n8nFiles() },
   { name: 'the stacks’ capacity (docs/capacity.md)', files: async () => [(await import('../../test/support/capacity-table')).capacityFile()] },
-  { name: 'the typed client (examples/client/schema.d.ts)', files: () => [typedClientFile()] },
+  { name: 'the typed client (examples/client/schema.d.ts)', files: () => [typesFile('examples/client/node_modules', 'examples/client/schema.d.ts', 'run npm run integrations:install')] },
+  // The console's door to the API: its paths, by the same openapi-typescript (the root's install holds no such tooling).
+  { name: 'the console’s API types (console/src/api-schema.d.ts)', files: () => [typesFile('examples/client/node_modules', 'console/src/api-schema.d.ts', 'run npm run integrations:install')] },
 ];
 
-/** The typed client's types, by its own openapi-typescript (it prints them without --output): installed with the integrations' tooling. */
-function typedClientFile() {
-  const generator = new URL('../../examples/client/node_modules/.bin/openapi-typescript', import.meta.url);
-  if (!existsSync(generator)) throw new Error('its generator is not installed: run npm run integrations:install, then npm run generate again');
+/** The document's types, by an openapi-typescript installed beside their reader (it prints them without --output). */
+function typesFile(installedIn: string, path: string, install: string) {
+  const generator = new URL(`../../${installedIn}/.bin/openapi-typescript`, import.meta.url);
+  if (!existsSync(generator)) throw new Error(`its generator is not installed: ${install}, then npm run generate again`);
   const document = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
-  return { path: new URL('../../examples/client/schema.d.ts', import.meta.url), content: execFileSync(fileURLToPath(generator), [document], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }) };
+  return { path: new URL(`../../${path}`, import.meta.url), content: execFileSync(fileURLToPath(generator), [document], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }) };
 }
 
 const log = (path: URL) => console.log(`Wrote ${fileURLToPath(path)}`);

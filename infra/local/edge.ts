@@ -65,7 +65,7 @@ let built: Promise<string> | undefined;
 /** The console, built once per process on its first request (most test servers never serve it). */
 const consoleFiles = () =>
   (built ??= (async () => {
-    const { buildConsole } = await import('../../functions/console/app/build');
+    const { buildConsole } = await import('../console/build');
     const outDir = mkdtempSync(join(tmpdir(), 'console-'));
     await buildConsole(outDir);
     return outDir;

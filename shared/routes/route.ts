@@ -59,10 +59,7 @@ export interface RouteRequest {
   bodyAsText?: true;
 }
 
-/**
- * One row of the route table. The CDK stack, the local server and the OpenAPI document
- * are all generated from these rows, and each handler validates with the row's schemas.
- */
+/** One row of the route table: the stack, the local server and the document are made from it; its handler validates with its schemas. */
 export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extends Schema = Schema> {
   operationId: string;
   method: HttpMethod;
@@ -94,11 +91,9 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   /** A public route's: the partition keys its function's own role reaches (patterns), every organization's (`ORG#*`) unless named. */
   ownKeys?: OwnKeys[];
   /**
-   * A public route whose work, once it knows the organization, acts for it alone, as a keyed route's does: its
-   * organization's keys and secrets are reached only through that organization's tenant session, and its own role
-   * reaches `ownKeys` alone, none of them an organization's. `authorizer`: its gateway authorizer's answer names the
-   * organization (and `itemId`, the one item whose sealed secrets the session may open), and the whole request acts for
-   * it. `function`: the function names it from what it reads first (`actingForOrganization`).
+   * A public route that acts for the organization once known, through its tenant session (its own role reaches
+   * `ownKeys` alone): named by its authorizer's answer (`authorizer`, with `itemId`, the one item whose secrets it may
+   * open), or by what its function reads first (`function`, `actingForOrganization`).
    */
   organizationSession?: 'authorizer' | 'function';
   /** Status of a successful answer. */
@@ -112,10 +107,7 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   response: S;
   /** Error statuses this route can answer besides 401 and 500; the body is the error envelope unless `responses` says otherwise. */
   errors: number[];
-  /**
-   * The request body the document shows, when the fields of the record's example do not make one the body accepts
-   * (a body that is not a record's fields: an SMS to send, a batch).
-   */
+  /** The request body the document shows, when the record's example's fields are not one (an SMS to send, a batch). */
   requestExample?: unknown;
   /** Per-status documentation: a body other than the envelope, or examples. */
   responses?: Record<number, ResponseDoc>;
@@ -184,8 +176,8 @@ export interface RouteDefinition<R extends RouteRequest = RouteRequest, S extend
   /** What of it a member signed in alone may ask (a role above MEMBER, a member's phone): a key or token asking it is refused 403 SESSION_REQUIRED. */
   sessionFor?: string;
   /**
-   * The least role a member needs to call it (shared/member-roles.ts): the row's own or its resource's `sessionRoles`,
-   * else MEMBER. Every credential acting for a member is held to it and its scope; an operator's key to its scope alone.
+   * The least role a member needs to call it (shared/member-roles.ts): the row's own, else its resource's `sessionRoles`.
+   * Every credential acting for a member is held to it and its scope; an operator's key to its scope alone.
    */
   sessionRole?: MemberRole;
 }
@@ -227,8 +219,7 @@ export interface Capability {
    * IAM statements limited to `organization` (the session's tag as a policy variable on the tenant-data role, the
    * literal id in the route's session policy). The tenant-data role takes them and the `roleTags`; the keyed route's
    * own role takes neither, only the `environment`. A worker or a public route, which acts for no organization, keeps
-   * `statements` on its own role. `itemId`, when the session is for one item's secrets alone (an inbound post's
-   * endpoint): the route's session policy holds them to that item too.
+   * `statements` on its own role. `itemId`: a session for that item's secrets alone (an inbound post's endpoint).
    */
   sessionStatements?: (where: TableLocation, organization: string, itemId?: string) => PolicyStatement[];
 }

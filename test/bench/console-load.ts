@@ -59,8 +59,10 @@ interface Watched {
 
 const watched = (page: Page) =>
   page.evaluate(() => {
-    const bench = (window as unknown as { __bench: { longTasks: { start: number; end: number }[]; formAt?: number } }).__bench;
-    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    // Run in the page: the server's program has no DOM types, so the page's globals are named by what is read of them.
+    const bench = (globalThis as unknown as { __bench: { longTasks: { start: number; end: number }[]; formAt?: number } }).__bench;
+    const { performance } = globalThis as unknown as { performance: { now(): number; getEntriesByType(type: string): { domContentLoadedEventEnd: number }[] } };
+    const navigation = performance.getEntriesByType('navigation')[0];
     return { longTasks: bench.longTasks, formAt: bench.formAt, domContentLoaded: navigation?.domContentLoadedEventEnd ?? 0, sinceStart: performance.now() };
   }) as Promise<Watched>;
 

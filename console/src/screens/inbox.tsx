@@ -1,0 +1,148 @@
+import { useState } from 'preact/hooks';
+import { answer, api } from '../api';
+import { consolePath } from '../base';
+import { leadName, OUTCOME_LABELS, SOURCE_LABELS, when } from '../format';
+import { showProblem } from '../notices';
+import { navigate, usePlace } from '../router';
+import { segment } from '../url';
+import { CALL_OUTCOMES, INQUIRY_SOURCES, type CallOutcome, type InquiryListItem, type InquirySource } from '../types';
+import { Loading, More, Options, Page, useLoad } from '../ui';
+
+/** Which inquiries to show: the list's own filters (createdSince, createdBefore, callOutcome, isRead). */
+interface Narrowing {
+  since: string | null;
+  until: string | null;
+  outcome: CallOutcome | null;
+  isRead: boolean | null;
+}
+
+/** The Show filter's value as the list's isRead: `unread`, `read`, or either. */
+const isReadOf = (show: string) => (show === 'unread' ? false : show === 'read' ? true : null);
+
+function InquiryRow({ item }: { item: InquiryListItem }) {
+  const what = [SOURCE_LABELS[item.source], item.callOutcome && item.callOutcome !== 'ANSWERED' ? OUTCOME_LABELS[item.callOutcome] : null].filter(Boolean).join(' · ');
+  return (
+    <li class={item.isRead ? 'inquiry' : 'inquiry unread'}>
+      <a href={consolePath(`/inbox/${segment(item.id)}`)}>
+        <span class="who">{leadName(item.lead)}</span>
+        {!item.isRead && <span class="badge attention">Unread</span>}
+        <span class="badge">{what}</span>
+        <span class="summary">{item.summary || 'No summary'}</span>
+        <span class="muted">{when(item.createdAt)}</span>
+      </a>
+    </li>
+  );
+}
+
+export function Inbox() {
+  const { query: params } = usePlace();
+  const source = (params.get('source') ?? '') as InquirySource | '';
+  const show = params.get('show') ?? '';
+  const narrowing: Narrowing = { since: params.get('since'), until: params.get('until'), outcome: (params.get('outcome') as CallOutcome | null) || null, isRead: isReadOf(show) };
+  const [extra, setExtra] = useState<{ items: InquiryListItem[]; cursor: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  /** A page of the inquiries with these filters, their leads with them, from where the page before ended. */
+  const readPage = (cursor?: string | null, signal?: AbortSignal) =>
+    answer(
+      api.GET('/v1/inquiries', {
+        params: {
+          query: {
+            source: source || undefined,
+            createdSince: narrowing.since ?? undefined,
+            createdBefore: narrowing.until ?? undefined,
+            callOutcome: narrowing.outcome ?? undefined,
+            isRead: narrowing.isRead ?? undefined,
+            expand: 'lead',
+            limit: 50,
+            cursor: cursor ?? undefined,
+          },
+        },
+        signal,
+      }),
+    );
+
+  const first = useLoad(
+    (signal) => {
+      setExtra(null);
+      return readPage(undefined, signal);
+    },
+    [source, narrowing.since, narrowing.until, narrowing.outcome, narrowing.isRead],
+  );
+
+  /** The inbox with these filters changed (an empty value removes one): a call outcome asks for calls, another source for no outcome. */
+  const setFilters = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    navigate(`${consolePath('/inbox')}${next.size ? `?${next}` : ''}`, { replace: true, sameScreen: true });
+  };
+
+  const items = [...(first.data?.inquiries ?? []), ...(extra?.items ?? [])];
+  const cursor = extra ? extra.cursor : (first.data?.nextCursor ?? null);
+  const loadMore = async () => {
+    setBusy(true);
+    try {
+      const page = await readPage(cursor);
+      setExtra({ items: [...(extra?.items ?? []), ...page.inquiries], cursor: page.nextCursor });
+    } catch (error) {
+      showProblem(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const narrowed = narrowing.since || narrowing.until;
+
+  return (
+    <Page title="Inbox">
+      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+        <div class="field">
+          <label for="inbox-source">Source</label>
+          <select id="inbox-source" value={source} onChange={(e) => setFilters({ source: e.currentTarget.value, ...(e.currentTarget.value !== 'CALL' ? { outcome: '' } : {}) })}>
+            <option value="">All sources</option>
+            <Options values={INQUIRY_SOURCES} labels={SOURCE_LABELS} />
+          </select>
+        </div>
+        <div class="field">
+          <label for="inbox-outcome">Call outcome</label>
+          <select id="inbox-outcome" value={narrowing.outcome ?? ''} onChange={(e) => setFilters({ outcome: e.currentTarget.value, ...(e.currentTarget.value ? { source: 'CALL' } : {}) })}>
+            <option value="">Any outcome</option>
+            <Options values={CALL_OUTCOMES} labels={OUTCOME_LABELS} />
+          </select>
+        </div>
+        <div class="field">
+          <label for="inbox-show">Show</label>
+          <select id="inbox-show" value={show} onChange={(e) => setFilters({ show: e.currentTarget.value })}>
+            <option value="">Read and unread</option>
+            <option value="unread">Unread only</option>
+            <option value="read">Read only</option>
+          </select>
+        </div>
+      </form>
+      {narrowed && (
+        <p>
+          {narrowing.since && `Since ${when(narrowing.since)}. `}
+          {narrowing.until && `Before ${when(narrowing.until)}. `}
+          <a href={consolePath('/inbox')}>Show every inquiry</a>
+        </p>
+      )}
+      <Loading loaded={first} what="inquiries">
+        {() => (
+          <>
+            {items.length === 0 ? (
+              <p>No inquiries here.</p>
+            ) : (
+              <ul class="inquiries">
+                {items.map((item) => (
+                  <InquiryRow key={item.id} item={item} />
+                ))}
+              </ul>
+            )}
+            <More shown={items.length} total={first.data?.totalCount} onMore={cursor ? loadMore : undefined} busy={busy} />
+          </>
+        )}
+      </Loading>
+    </Page>
+  );
+}

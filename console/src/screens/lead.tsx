@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'preact/hooks';
+import { answer, api } from '../api';
+import { consolePath } from '../base';
+import { leadName, money, STATUS_LABELS, when } from '../format';
+import { useOrganization } from '../organization';
+import { LEAD_STATUSES, type Lead, type LeadChanges, type LeadStatus } from '../types';
+import { Loading, Options, Page, useAction, useLoad } from '../ui';
+import { Activities, Appointments, Inquiries, LeadRuns } from './lead-history';
+import { SmsThread } from './sms-thread';
+
+function Facts({ lead, currency }: { lead: Lead; currency: string }) {
+  const rows: [string, string][] = [
+    ['Status', STATUS_LABELS[lead.status]],
+    ['Value', money(lead.value, currency)],
+    ['Phone', lead.phone ?? '—'],
+    ['Email', lead.email ?? '—'],
+    ['Suburb', lead.suburb ?? '—'],
+    ['Business', lead.businessName ?? '—'],
+    ['Created', when(lead.createdAt)],
+    ['Last inquiry', when(lead.lastInquiryDate)],
+  ];
+  if (lead.wonAt) rows.push(['Won', when(lead.wonAt)]);
+  if (lead.lostAt) rows.push(['Lost', `${when(lead.lostAt)}${lead.lostReason ? ` (${lead.lostReason})` : ''}`]);
+  if (lead.smsOptedOut) rows.push(['Texts', 'Opted out']);
+  return (
+    <dl class="facts">
+      {rows.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The lead's status, value and lost reason: PATCH /v1/leads/{id} with what changed. */
+function Change({ lead, currency, onSaved }: { lead: Lead; currency: string; onSaved: (lead: Lead) => void }) {
+  const [status, setStatus] = useState<LeadStatus>(lead.status);
+  const [value, setValue] = useState(lead.value === null ? '' : String(lead.value));
+  const [lostReason, setLostReason] = useState(lead.lostReason ?? '');
+  const [busy, run] = useAction();
+  useEffect(() => {
+    setStatus(lead.status);
+    setValue(lead.value === null ? '' : String(lead.value));
+    setLostReason(lead.lostReason ?? '');
+  }, [lead]);
+
+  const save = (event: Event) => {
+    event.preventDefault();
+    const changes: LeadChanges = {};
+    if (status !== lead.status) changes.status = status;
+    const amount = value.trim() === '' ? null : Number(value);
+    if (amount !== lead.value) changes.value = amount;
+    if (status === 'LOST' && (lostReason || null) !== lead.lostReason) changes.lostReason = lostReason || null;
+    void run(async () => onSaved((await answer(api.PATCH('/v1/leads/{leadId}', { params: { path: { leadId: lead.id } }, body: changes }))).lead), 'Lead saved.');
+  };
+
+  return (
+    <form class="inline-form" onSubmit={save}>
+      <div class="field">
+        <label for="lead-status">Status</label>
+        <select id="lead-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as LeadStatus)}>
+          <Options values={LEAD_STATUSES} labels={STATUS_LABELS} />
+        </select>
+      </div>
+      <div class="field">
+        <label for="lead-value">Value ({currency})</label>
+        <input id="lead-value" type="number" min="0" step="0.01" inputMode="decimal" value={value} onInput={(e) => setValue(e.currentTarget.value)} />
+      </div>
+      {status === 'LOST' && (
+        <div class="field">
+          <label for="lead-lost-reason">Why it was lost</label>
+          <input id="lead-lost-reason" value={lostReason} onInput={(e) => setLostReason(e.currentTarget.value)} />
+        </div>
+      )}
+      <button type="submit" class="primary" disabled={busy}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+export function LeadScreen({ leadId }: { leadId: string }) {
+  const currency = useOrganization()?.currency ?? 'AUD';
+  const loaded = useLoad((signal) => answer(api.GET('/v1/leads/{leadId}', { params: { path: { leadId } }, signal })).then(({ lead }) => lead), [leadId]);
+  return (
+    <Page title={loaded.data ? leadName(loaded.data) : 'Lead'}>
+      <p>
+        <a href={consolePath('/pipeline')}>Back to the pipeline</a>
+      </p>
+      <Loading loaded={loaded} what="the lead">
+        {(lead) => (
+          <>
+            <section aria-labelledby="details-heading">
+              <h2 id="details-heading">Details</h2>
+              <Facts lead={lead} currency={currency} />
+              <Change lead={lead} currency={currency} onSaved={loaded.set} />
+            </section>
+            <Activities leadId={lead.id} />
+            <Inquiries leadId={lead.id} />
+            <Appointments leadId={lead.id} />
+            <LeadRuns leadId={lead.id} />
+            <SmsThread lead={lead} />
+          </>
+        )}
+      </Loading>
+    </Page>
+  );
+}

@@ -1,0 +1,77 @@
+import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
+import { useState } from 'preact/hooks';
+import { answer, api } from '../api';
+import { consolePath } from '../base';
+import { when } from '../format';
+import { creationOptions, documented } from '../passkeys';
+import { navigate } from '../router';
+import { setSession } from '../session';
+import { Loading, useAction, useLoad } from '../ui';
+
+/** The member's passkeys (GET /v1/me) and a new one: options, the browser's ceremony, then the credential kept. */
+export function Passkeys() {
+  const loaded = useLoad((signal) => answer(api.GET('/v1/me', { signal })).then(({ session }) => session.passkeys), []);
+  const [name, setName] = useState('');
+  const [busy, run] = useAction();
+  const add = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      if (!browserSupportsWebAuthn()) throw new Error('This browser cannot make passkeys.');
+      const { options } = await answer(api.POST('/v1/me/passkey-options'));
+      const credential = await startRegistration({ optionsJSON: creationOptions(options) });
+      const { passkey } = await answer(api.POST('/v1/me/passkeys', { body: { credential: documented(credential), ...(name.trim() ? { name: name.trim() } : {}) } }));
+      loaded.set([...(loaded.data ?? []), passkey]);
+      setName('');
+    }, 'Passkey added: you can sign in with it next time.');
+  };
+  return (
+    <>
+      <Loading loaded={loaded} what="passkeys">
+        {(passkeys) =>
+          passkeys.length === 0 ? (
+            <p>No passkeys yet: you sign in with a texted code.</p>
+          ) : (
+            <ul>
+              {passkeys.map((passkey) => (
+                <li key={passkey.id}>
+                  {passkey.name ?? 'Passkey'}, added {when(passkey.createdAt)}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Loading>
+      <form class="inline-form" onSubmit={add}>
+        <div class="field">
+          <label for="passkey-name">Passkey name (optional)</label>
+          <input id="passkey-name" placeholder="My phone" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </div>
+        <button type="submit" class="primary" disabled={busy}>
+          Add a passkey
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** Ends this browser's session, or every session of the member; then the sign-in screen, with nowhere to return to. */
+export function SignOut() {
+  const [busy, run] = useAction();
+  const signOut = (everywhere: boolean) =>
+    run(async () => {
+      await answer(everywhere ? api.DELETE('/v1/me/sessions') : api.DELETE('/v1/me/session'));
+      // The sign-in screen first, so the shell sends nobody back here after the next sign-in.
+      navigate(consolePath('/sign-in'));
+      setSession(null);
+    });
+  return (
+    <div class="actions">
+      <button type="button" disabled={busy} onClick={() => signOut(false)}>
+        Sign out
+      </button>
+      <button type="button" class="danger" disabled={busy} onClick={() => signOut(true)}>
+        Sign out everywhere
+      </button>
+    </div>
+  );
+}
