@@ -7,8 +7,8 @@ import { ApiStack, STAGE_NAME } from '../infra/cdk/api-stack';
 import { DASHBOARD_LIMITS } from '../infra/cdk/monitoring';
 import { readOptions } from '../infra/cdk/options';
 import type { RouteDefinition } from '#shared/routes/route';
-import { capacitySection, committedSection } from './support/capacity-table';
-import { dashboardBody, scaledRoutes, synthApiStack, TEMPLATE_LIMITS, templateLimitBreaches } from './support/scaled-stacks';
+import { capacitySection, committedSection } from '../infra/capacity/table';
+import { dashboardBody, scaledRoutes, synthApiStack, TEMPLATE_LIMITS, templateLimitBreaches } from '../infra/capacity/scaled-stacks';
 
 // CloudFormation refuses a stack of more than 500 resources. The parent keeps what every route shares, so it must not
 // grow with the routes; each tag's stack holds its own routes. Today's routes, and three times as many (copies under

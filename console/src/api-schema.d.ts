@@ -13008,7 +13008,7 @@ export interface operations {
                     externalInquiryId?: string | number;
                 } & {
                     [key: string]: unknown;
-                }) | {
+                }) | ({
                     /** @description The sender, `Name <address>` or an address: the lead is found or made from it. */
                     from?: string;
                     /** @description The address it was sent to. */
@@ -13021,7 +13021,9 @@ export interface operations {
                     html?: string;
                     /** @description The sender’s own id for the submission: the same id again, from the same sender, answers 200 with the first inquiry. */
                     externalInquiryId?: string;
-                } | {
+                } & {
+                    [key: string]: unknown;
+                }) | {
                     data: {
                         summary: string;
                         /** @default [] */
@@ -13150,20 +13152,28 @@ export interface operations {
                      * @description When the contact happened; not in the future (a minute of clock difference is allowed). From 1970-01-01T00:00:00.000Z, before 9999-01-01T00:00:00.000Z.
                      */
                     createdAt?: string;
-                } | {
+                } | ({
                     /** @description `call_analyzed` records the call; any other event is acknowledged with 204. */
                     event?: string;
                     /** @description The event under the name parts of Retell’s documentation give it; read when `event` is absent. */
                     event_type?: string;
                     /** @description Retell’s call: `call_id`, `direction`, `from_number`, `to_number`, `start_timestamp`, `end_timestamp`, `disconnection_reason`, `recording_url`, `transcript_object` and `call_analysis` (`call_summary`, `user_sentiment`, `call_successful`, `custom_analysis_data`) are read. */
-                    call: Record<string, never>;
-                } | {
+                    call: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                }) | ({
                     /** @description Vapi’s server message: of an end-of-call report, `endedReason`, `call`, `customer`, `startedAt`, `endedAt`, `artifact` (messages, recordings: `recording.mono.combinedUrl`, `recordingUrl`, `recording.stereoUrl`, `stereoRecordingUrl`) and `analysis` (`summary`, `successEvaluation`, `structuredData`) are read. */
                     message: {
                         /** @description `end-of-call-report` records the call; any other message is acknowledged with 204. */
                         type: string;
+                    } & {
+                        [key: string]: unknown;
                     };
-                };
+                } & {
+                    [key: string]: unknown;
+                });
                 "application/x-www-form-urlencoded": ({
                     /** @description The visitor’s email, which finds or makes the lead (a form’s own name for it is renamed by the endpoint’s fieldMap). */
                     email?: string;
@@ -13972,9 +13982,15 @@ export interface operations {
                             authenticatorData: string;
                             signature: string;
                             userHandle?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                         /** @default {} */
-                        clientExtensionResults?: Record<string, never>;
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -14166,9 +14182,15 @@ export interface operations {
                             clientDataJSON: string;
                             attestationObject: string;
                             transports?: string[];
+                        } & {
+                            [key: string]: unknown;
                         };
                         /** @default {} */
-                        clientExtensionResults?: Record<string, never>;
+                        clientExtensionResults?: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
                     };
                     /** @description What the member calls it (“Work phone”); the authenticator’s kind when absent. */
                     name?: string;
@@ -14627,11 +14649,17 @@ export interface operations {
                         /** @constant */
                         jsonrpc: "2.0";
                         id?: (string | number) | null;
-                        result?: Record<string, never>;
+                        result?: {
+                            [key: string]: unknown;
+                        };
                         error?: {
                             code: number;
                             message: string;
+                        } & {
+                            [key: string]: unknown;
                         };
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -14648,16 +14676,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /** @constant */
                         jsonrpc: "2.0";
                         id?: (string | number) | null;
-                        result?: Record<string, never>;
+                        result?: {
+                            [key: string]: unknown;
+                        };
                         error?: {
                             code: number;
                             message: string;
+                        } & {
+                            [key: string]: unknown;
                         };
-                    } | components["schemas"]["ErrorEnvelope"];
+                    } & {
+                        [key: string]: unknown;
+                    }) | components["schemas"]["ErrorEnvelope"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -14860,6 +14894,8 @@ export interface operations {
                     grant_types?: ("authorization_code" | "refresh_token")[];
                     response_types?: "code"[];
                     scope?: string;
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -14880,6 +14916,8 @@ export interface operations {
                         token_endpoint_auth_method: "none";
                         grant_types: string[];
                         response_types: string[];
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -15247,10 +15285,16 @@ export interface operations {
                         info: {
                             title: string;
                             version: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                         paths: {
-                            [key: string]: Record<string, never>;
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
                         };
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };

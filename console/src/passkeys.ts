@@ -1,9 +1,7 @@
 // WebAuthn's JSON between the API's document and the browser's ceremony (@simplewebauthn/browser). The document gives
 // the options the API answers as an open object (they are WebAuthn's, made by the server's library): each is checked
-// here for what its ceremony cannot start without, rather than taken on trust. And it gives a credential's
-// `clientExtensionResults` no properties, where the server's schema takes any (a loose object) and a registration asks
-// for `credProps`, which the browser answers there.
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+// here for what its ceremony cannot start without, rather than taken on trust.
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/browser';
 
 const UNUSABLE = 'The service answered passkey options this browser cannot use.';
 
@@ -30,10 +28,8 @@ export function requestOptions(options: Record<string, unknown>): PublicKeyCrede
 }
 
 /**
- * The browser's credential as the API's document types it, sent as the browser made it (the same object, its fields in
- * their order). TODO(api): the document's `clientExtensionResults` has no `additionalProperties`, so its type takes no
- * extension's output; once it does, this goes, and the credential is the body as it is.
+ * The browser's credential as the body takes it, the same JSON: @simplewebauthn/browser types its parts as interfaces,
+ * which TypeScript does not let stand for the document's open objects (they take keys they do not name); copies do.
  */
-export function documented<Credential extends { clientExtensionResults: object }>(credential: Credential): Credential & { clientExtensionResults: Record<string, never> } {
-  return { ...credential, clientExtensionResults: credential.clientExtensionResults as Record<string, never> };
-}
+export const registrationBody = (credential: RegistrationResponseJSON) => ({ ...credential, response: { ...credential.response }, clientExtensionResults: { ...credential.clientExtensionResults } });
+export const assertionBody = (credential: AuthenticationResponseJSON) => ({ ...credential, response: { ...credential.response }, clientExtensionResults: { ...credential.clientExtensionResults } });

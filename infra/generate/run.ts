@@ -20,7 +20,7 @@ const api: Writer[] = [
 const integrations: Writer[] = [
   { name: 'the Zapier app (integrations/zapier/generated.json)', files: async () => [(await import('../../integrations/zapier/generate')).generatedFile()] },
   { name: 'the n8n node (integrations/n8n/nodes)', files: async () => (await import('../../integrations/n8n/tools/generate')).n8nFiles() },
-  { name: 'the stacks’ capacity (docs/capacity.md)', files: async () => [(await import('../../test/support/capacity-table')).capacityFile()] },
+  { name: 'the stacks’ capacity (docs/capacity.md)', files: async () => [(await import('../capacity/table')).capacityFile()] },
   { name: 'the typed client (examples/client/schema.d.ts)', files: () => [typesFile('examples/client/node_modules', 'examples/client/schema.d.ts', 'run npm run integrations:install')] },
   // The console's door to the API: its paths, by the same openapi-typescript (the root's install holds no such tooling).
   { name: 'the console’s API types (console/src/api-schema.d.ts)', files: () => [typesFile('examples/client/node_modules', 'console/src/api-schema.d.ts', 'run npm run integrations:install')] },

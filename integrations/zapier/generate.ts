@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '../../functions/events/types';
 import { buildDocument } from '../../functions/meta/document';
-import { labeller, sampleOf } from '../../shared/openapi/fields';
+import { labeller, nonNull, sampleOf } from '../../shared/openapi/fields';
 import { buildTools, IDEMPOTENCY_ARGUMENT, type ApiTool, type JsonSchema } from '../../functions/mcp/tools';
 import { resources, routes } from '../../functions/resources';
 import type { ZapierAction, ZapierTrigger } from '../../shared/zapier-offers';
@@ -37,11 +37,8 @@ function helpOf(description: unknown): string | undefined {
   return cut.slice(0, cut.lastIndexOf('. ') + 1) || `${cut.slice(0, MAX_HELP - 1)}…`;
 }
 
-/** The schema without its `null` alternative: Zapier leaves an optional field out rather than send null. */
-function notNull(schema: JsonSchema): JsonSchema {
-  const options = (schema.anyOf as JsonSchema[] | undefined)?.filter((option) => option.type !== 'null');
-  return options?.length === 1 ? { ...options[0], ...(schema.description ? { description: schema.description } : {}) } : schema;
-}
+/** The schema without its `null` alternative: Zapier leaves an optional field out rather than send null. A tool's schemas are inline: no components to follow. */
+const notNull = (schema: JsonSchema): JsonSchema => nonNull(schema, {});
 
 function scalarType(schema: JsonSchema, key: string): ZapierField['type'] {
   if (schema.type === 'integer') return 'integer';

@@ -48,6 +48,9 @@ function config(view: SchemaView, definitions?: Record<string, v.GenericSchema>)
     overrideSchema: ({ valibotSchema, jsonSchema }) => {
       // A v.custom guard is documented by the schema after it (v.metadata({ documentedAs })).
       if (valibotSchema.type === 'custom') return {};
+      // A loose object takes keys it does not name: said outright, as generated clients read a missing
+      // additionalProperties as none (openapi-typescript types `{}` as Record<string, never>).
+      if (valibotSchema.type === 'loose_object') return { ...jsonSchema, additionalProperties: true };
       // v.object drops unknown keys, so what the API answers has exactly the listed ones; a field with a default is in
       // every answer.
       if (view !== 'input' && valibotSchema.type === 'object') {

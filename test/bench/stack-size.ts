@@ -1,4 +1,4 @@
-import { scaledRoutes, synthApiStack } from '../support/scaled-stacks';
+import { scaledRoutes, synthApiStack } from '../../infra/capacity/scaled-stacks';
 
 /** The API stack synthesized for `times` today's routes: how long, and how many resources its stacks hold. */
 export interface StackSize {

@@ -2,7 +2,7 @@ import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/br
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { answer, api, ApiError } from '../api';
 import { announce } from '../notices';
-import { documented, requestOptions } from '../passkeys';
+import { assertionBody, requestOptions } from '../passkeys';
 import { isConsolePath, returnTarget } from '../return-to';
 import { navigate, usePlace } from '../router';
 import { sessionEnded, setSession, useSession } from '../session';
@@ -83,7 +83,7 @@ export function SignIn() {
       if (!browserSupportsWebAuthn()) throw new Error('This browser cannot use passkeys. Sign in with a code instead.');
       const { options } = await answer(api.POST('/v1/sign-in/passkey-options'));
       const credential = await startAuthentication({ optionsJSON: requestOptions(options) });
-      signedIn(await answer(api.POST('/v1/sign-in/passkey', { body: { credential: documented(credential) } })));
+      signedIn(await answer(api.POST('/v1/sign-in/passkey', { body: { credential: assertionBody(credential) } })));
     });
 
   return (

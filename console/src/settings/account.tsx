@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
 import { when } from '../format';
-import { creationOptions, documented } from '../passkeys';
+import { creationOptions, registrationBody } from '../passkeys';
 import { navigate } from '../router';
 import { setSession } from '../session';
 import { Loading, useAction, useLoad } from '../ui';
@@ -19,7 +19,7 @@ export function Passkeys() {
       if (!browserSupportsWebAuthn()) throw new Error('This browser cannot make passkeys.');
       const { options } = await answer(api.POST('/v1/me/passkey-options'));
       const credential = await startRegistration({ optionsJSON: creationOptions(options) });
-      const { passkey } = await answer(api.POST('/v1/me/passkeys', { body: { credential: documented(credential), ...(name.trim() ? { name: name.trim() } : {}) } }));
+      const { passkey } = await answer(api.POST('/v1/me/passkeys', { body: { credential: registrationBody(credential), ...(name.trim() ? { name: name.trim() } : {}) } }));
       loaded.set([...(loaded.data ?? []), passkey]);
       setName('');
     }, 'Passkey added: you can sign in with it next time.');

@@ -46,11 +46,11 @@ export function capacitySection(today: Synthesized, tripled: Synthesized): strin
   const allBelow = operations.every((operation) => operation.resources < TEMPLATE_LIMITS.operationResources);
   return `${HEADING}
 
-Written by \`npm run generate\` from the stacks it synthesizes (\`test/support/capacity-table.ts\`).
+Written by \`npm run generate\` from the stacks it synthesizes (\`infra/capacity/table.ts\`).
 
 A stack update fails past any of CloudFormation's or CloudWatch's quotas, so \`test/stack-limits.test.ts\` synthesizes
 the API stack at today's routes and at three times as many and checks every template against each documented quota
-it could meet (\`TEMPLATE_LIMITS\` in \`test/support/scaled-stacks.ts\`). At three times today's routes:
+it could meet (\`TEMPLATE_LIMITS\` in \`infra/capacity/scaled-stacks.ts\`). At three times today's routes:
 
 | Quota | Limit | Largest at 3× |
 |---|---|---|
