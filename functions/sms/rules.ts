@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, wasRefusedUnrun } from '#shared/errors';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, storeUnavailable, wasRefusedUnrun } from '#shared/errors';
 import { newId, now, requestTime } from '#shared/ids';
 import { createInquiry } from '../inquiries/store';
 import { abandonSms, appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties, smsNotAbandoned } from './store';
@@ -145,8 +145,9 @@ const lostItsTurn = (error: unknown) => error instanceof ConflictError && wasRef
  * request, whatever the error said. No, a lost race or
  * a store that did not answer is tried again, with the same ids, after a jittered backoff: sends to one lead queue
  * rather than fail, and the message item, put only where absent, keeps a late commit of an earlier try from making a
- * second copy. Past RECORD_WITHIN_MS the send gives the message up (`abandonSms`) and answers 503 with Retry-After;
- * any other failure is the write's answer (404, 400 OPTED_OUT).
+ * second copy. Past RECORD_WITHIN_MS the send gives the message up (`abandonSms`) and answers 503 with Retry-After
+ * (STORE_UNAVAILABLE when even that mark could not be written: a try may land yet); any other failure is the write's
+ * answer (404, 400 OPTED_OUT).
  */
 async function recordOnce(organizationId: string, messageId: string, recordedByThis: () => Promise<boolean>, write: () => Promise<unknown>): Promise<void> {
   const deadline = Date.now() + RECORD_WITHIN_MS;
@@ -162,8 +163,14 @@ async function recordOnce(organizationId: string, messageId: string, recordedByT
       if (!retryable) throw error;
       if (Date.now() >= deadline) {
         // A try that lost its answer may still land: after the mark none can, so unless one landed first, nothing is recorded.
-        await abandonSms(organizationId, messageId).catch(() => undefined);
+        const marked = await abandonSms(organizationId, messageId).then(
+          () => true,
+          () => false,
+        );
         if (await recordedByThis()) return;
+        // Unmarked, a try still on its way may land yet: the outcome is unknown, so the send's Idempotency-Key waits for
+        // a later attempt of it (the same ids), which meets what landed, rather than being let go for a send anew.
+        if (!marked) throw storeUnavailable();
         throw notRecorded();
       }
       await backoff(attempt, 50, 1_000);

@@ -17,6 +17,7 @@ const api = useTestApi();
 const FAULT = 'smsRecordFault';
 afterEach(() => {
   dynamo.middlewareStack.remove(FAULT);
+  dynamo.middlewareStack.remove('failAbandonMark');
   dynamo.middlewareStack.remove(TRIES);
   vi.restoreAllMocks();
 });
@@ -168,6 +169,39 @@ describe('POST /v1/sms when the write that records the message times out', () =>
     expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(0);
     expect((await client.get(`/v1/sms?leadId=${leadId}`)).body.totalCount).toBe(0);
     expect(sentWith(message)).toEqual([]);
+  });
+
+  it('answers 503 STORE_UNAVAILABLE when the store takes neither the message nor the mark that gives it up; a try that lands after is met by the retry with the same Idempotency-Key, one inquiry, sent once', async () => {
+    const { client, userId, leadId } = await sender();
+    const message = `Unmarked ${leadId}`;
+    const held = faultRecording((body) => (body === message ? 'held' : undefined));
+    // The mark that would keep a late try from landing is not written either.
+    let marking = true;
+    dynamo.middlewareStack.add(
+      (next) => async (args) => {
+        if (marking && JSON.stringify(args.input).includes('ABANDONED_SMS')) throw timeout();
+        return next(args);
+      },
+      { step: 'initialize', name: 'failAbandonMark' },
+    );
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const key = { headers: { 'Idempotency-Key': `unmarked-${leadId}` } };
+
+    const refused = await client.post('/v1/sms', { userId, leadId, message }, key);
+    expect([refused.status, refused.body.error.code]).toEqual([503, 'STORE_UNAVAILABLE']);
+    expect(sentWith(message)).toEqual([]);
+    // Its tries reach the table only now: the first lands, the rest meet it.
+    dynamo.middlewareStack.remove(FAULT);
+    marking = false;
+    const landed = await Promise.allSettled(held.map((write) => write()));
+    expect(landed.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(1);
+
+    const retried = await client.post('/v1/sms', { userId, leadId, message }, key);
+    expect(retried.status).toBe(201);
+    expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(1);
+    expect((await client.get(`/v1/sms?leadId=${leadId}`)).body.messages.map((sms: { id: string }) => sms.id)).toEqual([retried.body.sms.id]);
+    expect(sentWith(message)).toHaveLength(1);
   });
 
   it('queues a send behind writes to its lead that conflict longer than the store retries a transaction, rather than refuse it', async () => {
