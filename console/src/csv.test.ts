@@ -29,6 +29,8 @@ describe('a CSV field', () => {
     ['ends\r', '"ends\r"'],
     [4500, '4500'],
     [-5, '-5'],
+    // A number is no formula, whatever its sign or point: only text from a form is.
+    [-12.5, '-12.5'],
     [null, ''],
     [undefined, ''],
     ['', ''],
