@@ -51,8 +51,8 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?:
     principalId: endpoint.id,
     // This method only: the answer is not cached, so it never has to cover another request.
     policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }] },
-    // The post acts for this organization, its session opening this endpoint's secrets alone (`itemId`).
-    context: { organizationId: endpoint.organizationId, inboundEndpointId: endpoint.id, itemId: endpoint.id },
+    // The post acts for this organization, its session opening this endpoint's secrets alone (`itemId`, the endpoint).
+    context: { organizationId: endpoint.organizationId, itemId: endpoint.id },
     usageIdentifierKey: inboundUsageIdentifierKey(endpoint.organizationId),
   };
 };

@@ -147,7 +147,7 @@ const required = (value: string | undefined, name: string): string => {
 };
 
 /** Once its code or refresh token names the organization, the exchange acts for it alone (the route's tenant session). */
-const actingForTheGrant: ActingFor = (organizationId, work) => actingForOrganization(routes.postOAuthToken, organizationId, work);
+const actingForTheGrant: ActingFor = actingForOrganization(routes.postOAuthToken);
 
 export const postOAuthTokenHandler = apiHandler(routes.postOAuthToken, async ({ request }) => {
   await limitTokenAddress(request);

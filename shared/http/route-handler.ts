@@ -170,13 +170,15 @@ function forItsOrganization(route: RouteDefinition, handler: RouteLambdaHandler)
 }
 
 /**
- * Runs the rest of a public route's work as the organization it has just named (what a code or a refresh token
+ * What runs the rest of a public route's work as the organization it has just named (what a code or a refresh token
  * belongs to): signed with that organization's session, its route's actions on its keys alone. Only a route that
- * declares `organizationSession: 'function'` may: its function's role is admitted to the sessions.
+ * declares `organizationSession: 'function'` may (its function's role is admitted to the sessions): any other fails at
+ * import. Its grant is made once, not per request.
  */
-export function actingForOrganization<T>(route: RouteDefinition, organizationId: string, work: () => Promise<T>): Promise<T> {
+export function actingForOrganization(route: RouteDefinition): <T>(organizationId: string, work: () => Promise<T>) => Promise<T> {
   if (route.organizationSession !== 'function') throw new Error(`${route.operationId} does not act for the organizations it names (organizationSession)`);
-  return actingFor({ organizationId, grantName: routeId(route), grant: sessionGrantOf(route) }, work);
+  const [grantName, grant] = [routeId(route), sessionGrantOf(route)];
+  return (organizationId, work) => actingFor({ organizationId, grantName, grant }, work);
 }
 
 function chainOf<R extends RouteRequest, S extends v.GenericSchema>(
