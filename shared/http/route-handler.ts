@@ -176,7 +176,7 @@ function forItsOrganization(route: RouteDefinition, handler: RouteLambdaHandler)
  * import. Its grant is made once, not per request.
  */
 export function actingForOrganization(route: RouteDefinition): <T>(organizationId: string, work: () => Promise<T>) => Promise<T> {
-  if (route.organizationSession !== 'function') throw new Error(`${route.operationId} does not act for the organizations it names (organizationSession)`);
+  if (route.organizationSession !== 'function') throw new Error(`${route.operationId}: no organizationSession`);
   const [grantName, grant] = [routeId(route), sessionGrantOf(route)];
   return (organizationId, work) => actingFor({ organizationId, grantName, grant }, work);
 }
