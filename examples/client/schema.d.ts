@@ -14604,7 +14604,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default; 10 tools in about 40 KB of JSON): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …). `all`: those and every route of the API as a tool, named by its operationId in snake_case (121 tools in about 567 KB). A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …), at most 40 in at most 40 KB of JSON. `all`: those and every route of the API as a tool, named by its operationId in snake_case. A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

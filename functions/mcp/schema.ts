@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { LISTED } from './listed';
 import { RESOURCE_TOOLSETS } from './toolsets';
 import { prose } from '#shared/prose';
 
@@ -24,10 +23,9 @@ const TOOLSETS_PATTERN = `^(?:${TOOLSETS.join('|')})(?:,(?:${TOOLSETS.join('|')}
 
 const TOOLS_DESCRIPTION = prose`
   The toolsets \`tools/list\` offers, separated by commas; \`tools/call\` takes any tool by its name. \`curated\` (the
-  default; ${LISTED.curated.tools} tools in about ${LISTED.curated.kb} KB of JSON): the tools made for a voice agent or
-  an assistant with little context (lookup_caller, find_availability, …). \`all\`: those and every route of the API as a
-  tool, named by its operationId in snake_case (${LISTED.all.tools} tools in about ${LISTED.all.kb} KB). A resource’s
-  name (${RESOURCE_TOOLSETS.join(', ')}): its routes’ tools, e.g. \`curated,leads\`.
+  default): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …),
+  at most 40 in at most 40 KB of JSON. \`all\`: those and every route of the API as a tool, named by its operationId in
+  snake_case. A resource’s name (${RESOURCE_TOOLSETS.join(', ')}): its routes’ tools, e.g. \`curated,leads\`.
 `;
 
 export const McpQuery = v.object({
