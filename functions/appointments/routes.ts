@@ -1,24 +1,11 @@
 import { AvailabilityQuery, AvailabilityResponse, CreateHoldBody, DEFAULT_STEP_MINUTES, HOLD_MINUTES, HoldPage, HoldResponse, ListHoldsQuery, MAX_WINDOW_DAYS } from './availability-schema';
-import { AppointmentIdPath, AppointmentPage, AppointmentResponse, CreateAppointmentBody, ListAppointmentsQuery, UpdateAppointmentBody } from './schema';
 import { defineRoute } from '#shared/routes/route';
 import { createRow, listRow } from '#shared/routes/rows';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
-const appointment = recordRows({
-  tag: 'Appointments',
-  names: { one: 'Appointment', many: 'Appointments' },
-  path: '/v1/appointments',
-  idPath: AppointmentIdPath,
-  response: AppointmentResponse,
-  schemas: {
-    query: ListAppointmentsQuery,
-    page: AppointmentPage,
-    create: CreateAppointmentBody,
-    update: UpdateAppointmentBody,
-  },
-  changeLog: true,
-});
+const appointment = recordRows(schema, { tag: 'Appointments', names: { one: 'Appointment', many: 'Appointments' }, path: '/v1/appointments', changeLog: true });
 
 export const createAppointment = appointment.create({
   summary: 'Book an appointment with a lead',

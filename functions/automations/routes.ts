@@ -1,31 +1,17 @@
 import { errorEnvelope } from '#shared/http/envelope';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { readRow } from '#shared/routes/rows';
 import { LIMITS } from './catalog';
 import { automationRequest } from './examples';
 import {
-  AutomationDeleted,
-  AutomationIdPath,
-  AutomationPage,
-  AutomationResponse,
   AutomationTemplateList,
   AutomationWriteResponse,
-  CreateAutomationBody,
-  ListAutomationsQuery,
-  UpdateAutomationBody,
-} from './schema';
+  } from './schema';
 import { prose } from '#shared/prose';
 import { sealsSecrets } from '#shared/sealing-key';
 
-const automationRows = recordRows({
-  tag: 'Automations',
-  names: { one: 'Automation', many: 'Automations' },
-  path: '/v1/automations',
-  idPath: AutomationIdPath,
-  response: AutomationResponse,
-  schemas: { query: ListAutomationsQuery, page: AutomationPage, create: CreateAutomationBody, update: UpdateAutomationBody, deleted: AutomationDeleted },
-  changeLog: true,
-});
+const automationRows = recordRows(schema, { tag: 'Automations', names: { one: 'Automation', many: 'Automations' }, path: '/v1/automations', changeLog: true });
 
 const CHECKS = prose`
   The trigger’s filter may name only its fields (\`trigger.filter.tag\`), with values of their lists; a wait lasts 1

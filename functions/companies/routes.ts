@@ -1,31 +1,9 @@
-import {
-  CompanyDeleted,
-  CompanyIdPath,
-  CompanyPage,
-  CompanyResponse,
-  CreateCompanyBody,
-  ListCompaniesQuery,
-  UpdateCompanyBody,
-} from './schema';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { companyNotes } from './notes';
 import { prose } from '#shared/prose';
 
-const company = recordRows({
-  tag: 'Companies',
-  names: { one: 'Company', many: 'Companies' },
-  path: '/v1/companies',
-  idPath: CompanyIdPath,
-  response: CompanyResponse,
-  schemas: {
-    query: ListCompaniesQuery,
-    page: CompanyPage,
-    create: CreateCompanyBody,
-    update: UpdateCompanyBody,
-    deleted: CompanyDeleted,
-  },
-  changeLog: true,
-});
+const company = recordRows(schema, { tag: 'Companies', names: { one: 'Company', many: 'Companies' }, path: '/v1/companies', changeLog: true });
 
 export const createCompany = company.create({ summary: 'Create a company', description: 'Records a customer business (a strata manager, a builder, an agency). Only `name` is required; the other fields are null until set.' });
 

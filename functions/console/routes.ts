@@ -4,7 +4,7 @@ import { CROSS_SITE_REQUEST, refuseCrossSiteRequest } from '#shared/http/cross-s
 import { authorizerCacheFlush } from '#shared/auth/authorizer-cache-flush';
 import { signInCodeQueueSender } from './code-queue';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-key-routes';
-import { MemberIdPath } from '../organization/member-schema';
+import { OrganizationMemberIdPath } from '../organization/member-schema';
 import { CREDENTIAL_CLAIMS } from './entity';
 import {
   AddPasskeyBody,
@@ -290,7 +290,7 @@ export const listMemberPasskeys = defineRoute({
   // The member and its passkeys, read together.
   dynamodb: ['GetItem', 'Query'],
   status: 200,
-  request: { path: MemberIdPath },
+  request: { path: OrganizationMemberIdPath },
   response: PasskeyList,
 });
 

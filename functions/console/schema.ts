@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { Base64UrlId, E164, NonEmptyString, PrefixedId, Timestamp } from '#shared/schema';
-import { Member, MemberIdPath } from '../organization/member-schema';
+import { Member, OrganizationMemberIdPath } from '../organization/member-schema';
 import { prose } from '#shared/prose';
 import { SIGN_IN_CODE } from './settings';
 import { API_KEY_SCOPES } from '#shared/auth/scopes';
@@ -101,7 +101,7 @@ const PasskeyId = v.pipe(Base64UrlId('passkeyId', { min: 22, max: 1366 }), v.des
 
 export const PasskeyIdPath = v.object({ passkeyId: PasskeyId });
 
-export const MemberPasskeyPath = v.object({ memberId: MemberIdPath.entries.memberId, passkeyId: PasskeyId });
+export const MemberPasskeyPath = v.object({ memberId: OrganizationMemberIdPath.entries.memberId, passkeyId: PasskeyId });
 
 export const PasskeyRemoved = v.object({ success: v.literal(true), id: v.pipe(v.string(), v.description('The passkey’s id, which signs in no more.')) });
 

@@ -1,10 +1,11 @@
-import { EventIdPath, EventListQuery, EventPage, EventResponse, EventSamples, EventSamplesQuery, EVENT_RETENTION_DAYS, SAMPLE_COUNT } from './schema';
+import { EventSamples, EventSamplesQuery, EVENT_RETENTION_DAYS, SAMPLE_COUNT } from './schema';
 import { defineRoute } from '#shared/routes/route';
 import { SAMPLE_ID_PREFIX } from './samples-file';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
-const event = recordRows({ tag: 'Events', names: { one: 'Event', many: 'Events' }, path: '/v1/events', idPath: EventIdPath, response: EventResponse, schemas: { query: EventListQuery, page: EventPage } });
+const event = recordRows(schema, { tag: 'Events', names: { one: 'Event', many: 'Events' }, path: '/v1/events' });
 
 export const listEvents = event.list({
   summary: 'List events, newest first',

@@ -46,7 +46,7 @@ export const Event = v.variant('type', [
 ]);
 export type Event = v.InferOutput<typeof Event>;
 
-export const EventListQuery = v.object({ ...PageQuery.entries, type: v.optional(EventTypeSchema) });
+export const ListEventsQuery = v.object({ ...PageQuery.entries, type: v.optional(EventTypeSchema) });
 
 export const EventPage = pageSchema('events', Event);
 

@@ -1,42 +1,23 @@
 import type { IngestedInquiry } from '../inquiries/ingestion-schema';
 import {
-  CreateInboundEndpointBody,
   InboundEndpointCreated,
-  InboundEndpointDeleted,
   InboundEndpointIdPath,
-  InboundEndpointListQuery,
-  InboundEndpointPage,
-  InboundEndpointResponse,
   InboundQuery,
   InboundRepeat,
-  UpdateInboundEndpointBody,
   MAX_CALL_PLATFORM_BYTES,
   MAX_FORM_WITH_FILES_BYTES,
   MAX_INBOUND_BYTES,
 } from './schema';
 import { defineRoute } from '#shared/routes/route';
 import { describedByResource } from '#shared/routes/described';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { INBOUND_ROUTE_THROTTLE } from '#shared/auth/usage-plans';
 import { INBOUND_SOURCE_SHARE } from './source-limits';
 import { opensSecrets, sealsSecrets } from '#shared/sealing-key';
 import { prose } from '#shared/prose';
 
-const endpoint = recordRows({
-  tag: 'Inbound',
-  names: { one: 'InboundEndpoint', many: 'InboundEndpoints' },
-  path: '/v1/inbound-endpoints',
-  idPath: InboundEndpointIdPath,
-  response: InboundEndpointResponse,
-  schemas: {
-    query: InboundEndpointListQuery,
-    page: InboundEndpointPage,
-    create: CreateInboundEndpointBody,
-    update: UpdateInboundEndpointBody,
-    deleted: InboundEndpointDeleted,
-  },
-  changeLog: true,
-});
+const endpoint = recordRows(schema, { tag: 'Inbound', names: { one: 'InboundEndpoint', many: 'InboundEndpoints' }, path: '/v1/inbound-endpoints', changeLog: true });
 
 export const createInboundEndpoint = endpoint.create({
   summary: 'Create a URL that a web form, email parser or agent can post inquiries to',

@@ -186,7 +186,7 @@ export const InboundEndpointPage = pageSchema('inboundEndpoints', InboundEndpoin
 /** One endpoint as the list shows it: never its token (only its hash is stored) nor its secret. */
 export const InboundEndpointResponse = v.object({ inboundEndpoint: InboundEndpoint });
 export const InboundEndpointDeleted = DeletedSchema;
-export const InboundEndpointListQuery = PageQuery;
+export const ListInboundEndpointsQuery = PageQuery;
 
 /**
  * A repeat of a sender's id to an inbound URL (200): the ids its sender was answered the first time, and never what

@@ -1,10 +1,11 @@
-import { Inquiry, InquiryIdPath, InquiryPage, ListInquiriesQuery, InquiryUpdated, UpdateInquiryBody } from './schema';
+import { Inquiry, InquiryUpdated, } from './schema';
 import { IngestedInquiry, IngestInquiryBody } from './ingestion-schema';
 import { createRow } from '#shared/routes/rows';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
-const inquiry = recordRows({ tag: 'Inquiries', names: { one: 'Inquiry', many: 'Inquiries' }, path: '/v1/inquiries', idPath: InquiryIdPath, response: Inquiry, schemas: { query: ListInquiriesQuery, page: InquiryPage, update: UpdateInquiryBody }, changeLog: true });
+const inquiry = recordRows(schema, { tag: 'Inquiries', names: { one: 'Inquiry', many: 'Inquiries' }, path: '/v1/inquiries', given: { response: Inquiry }, changeLog: true });
 
 export const listInquiries = inquiry.list({
   summary: 'List inquiries, newest first, filtered by lead, source, read state, call outcome and/or creation time',

@@ -1,13 +1,14 @@
 import { DeletedSchema, PageQuery } from '#shared/schema';
-import { ActivityPage, CreateLeadActivityBody, CreateLeadBody, LeadActivityResponse, LeadIdPath, LeadPage, LeadResponse, ListLeadsQuery, UpdateLeadBody, UpsertLeadBody, UpsertLeadResponse } from './schema';
+import { LeadIdPath, UpsertLeadBody, UpsertLeadResponse } from './schema';
 import { errorEnvelope } from '#shared/http/envelope';
 import { defineRoute } from '#shared/routes/route';
 import { LEAD_ID } from './examples';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
-const activity = recordRows({ tag: 'Leads', names: { one: 'LeadActivity', many: 'LeadActivities' }, path: '/v1/leads/{leadId}/activities', parent: LeadIdPath, response: LeadActivityResponse, schemas: { query: PageQuery, page: ActivityPage, create: CreateLeadActivityBody } });
-const lead = recordRows({ tag: 'Leads', names: { one: 'Lead', many: 'Leads' }, path: '/v1/leads', idPath: LeadIdPath, response: LeadResponse, schemas: { query: ListLeadsQuery, page: LeadPage, create: CreateLeadBody, update: UpdateLeadBody, deleted: DeletedSchema }, changeLog: true });
+const activity = recordRows(schema, { tag: 'Leads', names: { one: 'LeadActivity', many: 'LeadActivities' }, path: '/v1/leads/{leadId}/activities', parent: LeadIdPath, given: { query: PageQuery } });
+const lead = recordRows(schema, { tag: 'Leads', names: { one: 'Lead', many: 'Leads' }, path: '/v1/leads', given: { deleted: DeletedSchema }, changeLog: true });
 
 /**
  * The 409 of a write that may give a lead a contact another lead holds (DUPLICATE_CONTACT, naming that lead), with

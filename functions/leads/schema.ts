@@ -130,7 +130,7 @@ export type CreateLeadActivityBody = v.InferOutput<typeof CreateLeadActivityBody
 export const LeadActivityResponse = v.object({ activity: LeadActivity });
 
 export const LeadPage = pageSchema('leads', Lead);
-export const ActivityPage = pageSchema('activities', LeadActivity);
+export const LeadActivityPage = pageSchema('activities', LeadActivity);
 export const LeadResponse = v.object({ lead: Lead });
 /** `created` says whether the upsert made the lead (201) or changed the one holding the contact (200). */
 export const UpsertLeadResponse = v.object({ lead: Lead, created: v.boolean() });

@@ -12,7 +12,7 @@ import { clock } from '#shared/clock';
 import { isActive } from '#shared/auth/api-key';
 import { leavingMemberKeyWrites, listApiKeys } from '#shared/auth/api-keys';
 import { deleteMemberSessions, leavingMemberPasskeyWrites } from './member-credentials';
-import { Member, type AcceptInvitationBody, type CreateInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
+import { Member, type AcceptInvitationBody, type CreateOrganizationInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
 
 /** A member as created through the API, or with a picture and state by the demo data. */
 export interface NewMember {
@@ -67,7 +67,7 @@ export async function updateMember(organizationId: string, memberId: number, cha
 }
 
 /** An invitation as the API takes it; the demo data leaves out the names it does not know. */
-export type NewInvitation = Pick<CreateInvitationBody, 'email' | 'role'> & Partial<Pick<CreateInvitationBody, 'firstName' | 'lastName'>>;
+export type NewInvitation = Pick<CreateOrganizationInvitationBody, 'email' | 'role'> & Partial<Pick<CreateOrganizationInvitationBody, 'firstName' | 'lastName'>>;
 
 export async function inviteMember(organizationId: string, input: NewInvitation, createdAt = now()): Promise<Invitation> {
   const id = await reserveIds(organizationId, MEMBER_SEQUENCE);

@@ -28,8 +28,8 @@ export const Member = v.object({
 });
 export type Member = v.InferOutput<typeof Member>;
 
-export const MemberPage = pageSchema('members', Member);
-export const MemberResponse = v.object({ member: Member });
+export const OrganizationMemberPage = pageSchema('members', Member);
+export const OrganizationMemberResponse = v.object({ member: Member });
 
 const Role = v.picklist(MEMBER_ROLES, `role must be one of ${MEMBER_ROLES.join(', ')}`);
 
@@ -46,7 +46,7 @@ const memberFields = {
 };
 
 /** A member is active at once, with a user account; MEMBER unless another role is given. */
-export const CreateMemberBody = v.strictObject({
+export const CreateOrganizationMemberBody = v.strictObject({
   email: memberFields.email,
   firstName: memberFields.firstName,
   lastName: memberFields.lastName,
@@ -55,10 +55,10 @@ export const CreateMemberBody = v.strictObject({
   responsibility: v.optional(memberFields.responsibility, null),
   phone: v.optional(memberFields.phone, null),
 });
-export type CreateMemberBody = v.InferOutput<typeof CreateMemberBody>;
+export type CreateOrganizationMemberBody = v.InferOutput<typeof CreateOrganizationMemberBody>;
 
 /** What an administrator changes about a member: its email is its user's too, and stays one member's (409 when taken). */
-export const UpdateMemberBody = partialUpdateBody({
+export const UpdateOrganizationMemberBody = partialUpdateBody({
   email: memberFields.email,
   firstName: memberFields.firstName,
   lastName: memberFields.lastName,
@@ -69,9 +69,9 @@ export const UpdateMemberBody = partialUpdateBody({
   isDisabled: memberFields.isDisabled,
   workingHours: v.pipe(memberFields.workingHours, v.description('The whole week, replacing the one stored (days are not merged): a day left out or empty is one the member does not work. `null`: the organization’s businessHours.')),
 });
-export type MemberChanges = v.InferOutput<typeof UpdateMemberBody>;
+export type MemberChanges = v.InferOutput<typeof UpdateOrganizationMemberBody>;
 
-export const MemberIdPath = v.object({ memberId: integerString('memberId') });
+export const OrganizationMemberIdPath = v.object({ memberId: integerString('memberId') });
 
 export const INVITATION_STATUSES = ['PENDING'] as const;
 
@@ -89,13 +89,13 @@ export const Invitation = v.object({
 });
 export type Invitation = v.InferOutput<typeof Invitation>;
 
-export const CreateInvitationBody = v.strictObject({
+export const CreateOrganizationInvitationBody = v.strictObject({
   email: memberFields.email,
   role: v.optional(memberFields.role, 'MEMBER'),
   firstName: v.optional(v.nullable(memberFields.firstName), null),
   lastName: v.optional(v.nullable(memberFields.lastName), null),
 });
-export type CreateInvitationBody = v.InferOutput<typeof CreateInvitationBody>;
+export type CreateOrganizationInvitationBody = v.InferOutput<typeof CreateOrganizationInvitationBody>;
 
 /** The names the invitation lacks, given by the person accepting it; names sent here win. */
 export const AcceptInvitationBody = v.strictObject({
@@ -104,9 +104,9 @@ export const AcceptInvitationBody = v.strictObject({
 });
 export type AcceptInvitationBody = v.InferOutput<typeof AcceptInvitationBody>;
 
-export const InvitationIdPath = v.object({ invitationId: integerString('invitationId') });
-export const InvitationResponse = v.object({ invitation: Invitation });
-export const InvitationPage = pageSchema('invitations', Invitation);
+export const OrganizationInvitationIdPath = v.object({ invitationId: integerString('invitationId') });
+export const OrganizationInvitationResponse = v.object({ invitation: Invitation });
+export const OrganizationInvitationPage = pageSchema('invitations', Invitation);
 
 /** The answer of a member's removal and of an invitation's cancellation: the integer id. */
 export const MemberOrInvitationDeleted = deletedSchema(v.pipe(v.number(), v.integer()));

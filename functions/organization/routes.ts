@@ -2,25 +2,20 @@ import { SMS_NUMBER_CLAIMS } from './entity';
 import { PageQuery } from '#shared/schema';
 import {
   AcceptInvitationBody,
-  CreateInvitationBody,
-  CreateMemberBody,
-  InvitationIdPath,
-  InvitationPage,
-  InvitationResponse,
-  MemberIdPath,
+  OrganizationInvitationIdPath,
+  OrganizationMemberIdPath,
   MemberOrInvitationDeleted,
-  MemberPage,
   MemberRemoved,
   RemoveMemberQuery,
-  MemberResponse,
-  UpdateMemberBody,
-} from './member-schema';
+  OrganizationMemberResponse,
+  } from './member-schema';
 import { OrganizationResponse, UpdateOrganizationBody } from './schema';
 import { OrganizationServices } from '../services/schema';
 import { defineRoute } from '#shared/routes/route';
 import { createRow, deleteRow, readRow } from '#shared/routes/rows';
 import { authorizerCacheFlush } from '#shared/auth/authorizer-cache-flush';
 import { CREDENTIAL_CLAIMS } from './member-credential-keys';
+import * as memberSchema from './member-schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
@@ -77,35 +72,8 @@ export const listOrganizationServices = readRow({
   response: OrganizationServices,
 });
 
-const member = recordRows({
-  tag: TAG,
-  names: { one: 'OrganizationMember', many: 'OrganizationMembers' },
-  path: '/v1/organization/members',
-  idPath: MemberIdPath,
-  response: MemberResponse,
-  schemas: {
-    query: PageQuery,
-    page: MemberPage,
-    create: CreateMemberBody,
-    update: UpdateMemberBody,
-    deleted: MemberOrInvitationDeleted,
-  },
-  changeLog: true,
-});
-const invitation = recordRows({
-  tag: TAG,
-  names: { one: 'OrganizationInvitation', many: 'OrganizationInvitations' },
-  path: '/v1/organization/invitations',
-  idPath: InvitationIdPath,
-  response: InvitationResponse,
-  schemas: {
-    query: PageQuery,
-    page: InvitationPage,
-    create: CreateInvitationBody,
-    deleted: MemberOrInvitationDeleted,
-  },
-  changeLog: true,
-});
+const member = recordRows(memberSchema, { tag: TAG, names: { one: 'OrganizationMember', many: 'OrganizationMembers' }, path: '/v1/organization/members', given: { query: PageQuery, deleted: MemberOrInvitationDeleted }, changeLog: true });
+const invitation = recordRows(memberSchema, { tag: TAG, names: { one: 'OrganizationInvitation', many: 'OrganizationInvitations' }, path: '/v1/organization/invitations', given: { query: PageQuery, deleted: MemberOrInvitationDeleted }, changeLog: true });
 
 export const listOrganizationMembers = member.list({
   summary: 'List the members with a user account, newest first (pending invitations are left out)',
@@ -170,7 +138,7 @@ export const deleteOrganizationMember = deleteRow({
   // The member's passkeys go with them, and their credential ids' claims.
   sharedPartitions: [CREDENTIAL_CLAIMS],
   capabilities: [authorizerCacheFlush],
-  request: { path: MemberIdPath, query: RemoveMemberQuery },
+  request: { path: OrganizationMemberIdPath, query: RemoveMemberQuery },
   response: MemberRemoved,
   errors: [400, 404, 409],
 });
@@ -198,8 +166,8 @@ export const acceptOrganizationInvitation = createRow({
   `,
   sessionFor: 'an invitation to a role above MEMBER',
   dynamodb: ['GetItem', 'DeleteItem', 'PutItem', 'UpdateItem'],
-  request: { path: InvitationIdPath, body: AcceptInvitationBody },
-  response: MemberResponse,
+  request: { path: OrganizationInvitationIdPath, body: AcceptInvitationBody },
+  response: OrganizationMemberResponse,
   errors: [403],
 });
 

@@ -2,35 +2,14 @@ import { errorEnvelope } from '#shared/http/envelope';
 import {
   BatchUpdateProductsBody,
   BatchUpdateProductsResponse,
-  CreateProductBody,
-  ListProductsQuery,
   MAX_BATCH_ITEMS,
-  ProductDeleted,
-  ProductIdPath,
-  ProductPage,
-  ProductResponse,
-  UpdateProductBody,
-} from './schema';
+  } from './schema';
 import { defineRoute } from '#shared/routes/route';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { prose } from '#shared/prose';
 
-const product = recordRows({
-  tag: 'Products',
-  names: { one: 'Product', many: 'Products' },
-  path: '/v1/products',
-  idPath: ProductIdPath,
-  response: ProductResponse,
-  schemas: {
-    query: ListProductsQuery,
-    page: ProductPage,
-    create: CreateProductBody,
-    update: UpdateProductBody,
-    deleted: ProductDeleted,
-  },
-  changeLog: true,
-  catalog: true,
-});
+const product = recordRows(schema, { tag: 'Products', names: { one: 'Product', many: 'Products' }, path: '/v1/products', changeLog: true, catalog: true });
 
 /** What a create or a rename gets for a name another product has: the product of the create's example, created twice. */
 const NAME_TAKEN = { 409: { examples: { NameTaken: errorEnvelope(409, 'A product named "Hot water system install" already exists', 'CONFLICT') } } };

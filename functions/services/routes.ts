@@ -1,27 +1,13 @@
-import { MAX_SCENARIO_LINKS, ScenarioIdPath, ScenarioListQuery, ScenarioPage, ScenarioResponse, UpdateScenarioBody } from './scenario-schema';
-import { CreateServiceBody, ServiceDeleted, ServiceIdPath, ServiceListQuery, ServicePage, ServiceResponse, UpdateServiceBody } from './schema';
+import { MAX_SCENARIO_LINKS, } from './scenario-schema';
 import { readRow } from '#shared/routes/rows';
+import * as schema from './schema';
+import * as scenarioSchema from './scenario-schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { TradeCategoryList } from './trade-categories';
 import { prose } from '#shared/prose';
 
-const service = recordRows({
-  tag: 'Services',
-  names: { one: 'Service', many: 'Services' },
-  path: '/v1/services',
-  idPath: ServiceIdPath,
-  response: ServiceResponse,
-  schemas: {
-    query: ServiceListQuery,
-    page: ServicePage,
-    create: CreateServiceBody,
-    update: UpdateServiceBody,
-    deleted: ServiceDeleted,
-  },
-  changeLog: true,
-  catalog: true,
-});
-const scenario = recordRows({ tag: 'Scenarios', names: { one: 'Scenario', many: 'Scenarios' }, path: '/v1/scenarios', idPath: ScenarioIdPath, response: ScenarioResponse, schemas: { query: ScenarioListQuery, page: ScenarioPage, update: UpdateScenarioBody }, changeLog: true, catalog: true });
+const service = recordRows(schema, { tag: 'Services', names: { one: 'Service', many: 'Services' }, path: '/v1/services', changeLog: true, catalog: true });
+const scenario = recordRows(scenarioSchema, { tag: 'Scenarios', names: { one: 'Scenario', many: 'Scenarios' }, path: '/v1/scenarios', changeLog: true, catalog: true });
 
 export const createService = service.create({
   summary: 'Create a service and its scenario',

@@ -69,12 +69,12 @@ export const ScenarioResponse = v.object({ scenario: Scenario });
 export const ScenarioPage = pageSchema('scenarios', Scenario);
 
 /** The list's filters: active or not, and the service a scenario belongs to (one that does not exist lists none). */
-export const ScenarioListQuery = v.object({
+export const ListScenariosQuery = v.object({
   ...PageQuery.entries,
   isActive: v.optional(booleanString('isActive')),
   tradeServiceId: v.optional(integerString('tradeServiceId')),
 });
-export type ScenarioListQuery = v.InferOutput<typeof ScenarioListQuery>;
+export type ListScenariosQuery = v.InferOutput<typeof ListScenariosQuery>;
 
 /** Text the receptionist says or follows: may be empty, at most `max` characters. */
 

@@ -127,12 +127,12 @@ export const ServiceResponse = v.object({ service: Service });
 export const ServiceDeleted = deletedSchema(Integer);
 
 /** The list's filters: a catalog trade category (another id answers 400), active or not. */
-export const ServiceListQuery = v.object({
+export const ListServicesQuery = v.object({
   ...PageQuery.entries,
   tradeCategoryId: v.optional(v.pipe(integerString('tradeCategoryId'), TradeCategoryIdSchema)),
   isActive: v.optional(booleanString('isActive')),
 });
-export type ServiceListQuery = v.InferOutput<typeof ServiceListQuery>;
+export type ListServicesQuery = v.InferOutput<typeof ListServicesQuery>;
 export const ServicePage = pageSchema('services', Service);
 
 /** A service as the organization services listing shows it: the spec's fields, then its duration unit and pricing. */

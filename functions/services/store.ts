@@ -9,8 +9,8 @@ import { ConflictError, NotFoundError, ValidationError } from '#shared/errors';
 import type { Page } from '#shared/pagination';
 import { memberKey, normalizeName, type Key } from '#shared/store/keys';
 import type { Versioned } from '#shared/store/versioned-record';
-import { MAX_SCENARIO_LINKS, type Scenario, type ScenarioChanges, type ScenarioListQuery } from './scenario-schema';
-import type { Service, ServiceListQuery } from './schema';
+import { MAX_SCENARIO_LINKS, type Scenario, type ScenarioChanges, type ListScenariosQuery } from './scenario-schema';
+import type { Service, ListServicesQuery } from './schema';
 import { filteredCollectionPage } from '#shared/store/change-log';
 import { SCENARIO_CHANGES, SERVICE_CHANGES } from './entity';
 import { counterUpdate } from '#shared/store/counters';
@@ -247,12 +247,12 @@ export async function memberLeavingServices(organizationId: string, memberId: nu
 }
 
 /** A page of the organization's services, newest first, filtered; an exact totalCount (docs/decisions/store.md). */
-export async function listServicesPage(organizationId: string, { tradeCategoryId, isActive, ...request }: ServiceListQuery): Promise<Page<Service>> {
+export async function listServicesPage(organizationId: string, { tradeCategoryId, isActive, ...request }: ListServicesQuery): Promise<Page<Service>> {
   return filteredCollectionPage(request, { organizationId, collection: serviceKeys.services(organizationId), changes: SERVICE_CHANGES, filters: { tradeCategoryId, isActive } }, fromServiceItem);
 }
 
 /** A page of the organization's scenarios, newest first, filtered; an exact totalCount. */
-export async function listScenariosPage(organizationId: string, { isActive, tradeServiceId, ...request }: ScenarioListQuery): Promise<Page<Scenario>> {
+export async function listScenariosPage(organizationId: string, { isActive, tradeServiceId, ...request }: ListScenariosQuery): Promise<Page<Scenario>> {
   return filteredCollectionPage(request, { organizationId, collection: serviceKeys.scenarios(organizationId), changes: SCENARIO_CHANGES, filters: { isActive, tradeServiceId } }, fromScenarioItem);
 }
 

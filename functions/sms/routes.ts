@@ -1,11 +1,12 @@
-import { ListSmsQuery, SendSmsBody, SMS_NOT_RECORDED_MESSAGE, SmsDeliveryFailed, SmsIdPath, SmsPage, SmsResponse, SmsSent } from './schema';
+import { SendSmsBody, SMS_NOT_RECORDED_MESSAGE, SmsDeliveryFailed, SmsSent } from './schema';
 import { errorEnvelope } from '#shared/http/envelope';
 import { createRow } from '#shared/routes/rows';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { smsSender } from './capability';
 import { prose } from '#shared/prose';
 
-const smsRows = recordRows({ tag: 'SMS', names: { one: 'Sms', many: 'Sms' }, path: '/v1/sms', idPath: SmsIdPath, response: SmsResponse, schemas: { query: ListSmsQuery, page: SmsPage }, changeLog: true });
+const smsRows = recordRows(schema, { tag: 'SMS', names: { one: 'Sms', many: 'Sms' }, path: '/v1/sms', changeLog: true });
 
 export const sendSms = createRow({
   operationId: 'sendSms',

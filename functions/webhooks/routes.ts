@@ -1,24 +1,17 @@
 import { errorEnvelope } from '#shared/http/envelope';
 import { MAX_ROTATIONS_PER_HOUR, MAX_WEBHOOKS_PER_ORGANIZATION, ROTATION_OVERLAP_HOURS } from './schema';
 import {
-  CreateWebhookBody,
   DELIVERY_STATUSES,
   RedeliverEventBody,
   WebhookDeliveryResponse,
-  UpdateWebhookBody,
-  WebhookDeleted,
-  WebhookDeliveryListQuery,
-  WebhookDeliveryPage,
   WebhookIdPath,
-  WebhookListQuery,
-  WebhookPage,
-  WebhookResponse,
   WebhookSecretResponse,
   WebhookTestEvent,
   WebhookTestResponse,
 } from './schema';
 import type { OutgoingWebhook } from '#shared/routes/route';
 import { actionRow } from '#shared/routes/rows';
+import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { WEBHOOK_LIMITS } from './limits';
 import { Event, EventIdPath, EVENT_RETENTION_DAYS } from '../events/schema';
@@ -28,16 +21,8 @@ import { deliveryQueueSender } from './capability';
 import { opensSecrets, sealsSecrets } from '#shared/sealing-key';
 import { prose } from '#shared/prose';
 
-const delivery = recordRows({ tag: 'Webhooks', names: { one: 'WebhookDelivery', many: 'WebhookDeliveries' }, path: '/v1/webhooks/{webhookId}/deliveries', parent: WebhookIdPath, response: WebhookDeliveryResponse, schemas: { query: WebhookDeliveryListQuery, page: WebhookDeliveryPage } });
-const webhookRows = recordRows({
-  tag: 'Webhooks',
-  names: { one: 'Webhook', many: 'Webhooks' },
-  path: '/v1/webhooks',
-  idPath: WebhookIdPath,
-  response: WebhookResponse,
-  schemas: { query: WebhookListQuery, page: WebhookPage, create: CreateWebhookBody, update: UpdateWebhookBody, deleted: WebhookDeleted },
-  changeLog: true,
-});
+const delivery = recordRows(schema, { tag: 'Webhooks', names: { one: 'WebhookDelivery', many: 'WebhookDeliveries' }, path: '/v1/webhooks/{webhookId}/deliveries', parent: WebhookIdPath });
+const webhookRows = recordRows(schema, { tag: 'Webhooks', names: { one: 'Webhook', many: 'Webhooks' }, path: '/v1/webhooks', changeLog: true });
 
 const SIGNING = 'Deliveries follow the Standard Webhooks specification: a POST of the event JSON with `webhook-id` (the event id, the same on every retry), `webhook-timestamp` and `webhook-signature` headers, verifiable with any Standard Webhooks library.';
 

@@ -93,7 +93,7 @@ export const WebhookSecretResponse = v.object({ webhook: WebhookWithSecret });
 export const WebhookPage = pageSchema('webhooks', Webhook);
 export const WebhookDeleted = DeletedSchema;
 /** `url` keeps the subscriptions to that url exactly: a platform's check that its subscription still exists. */
-export const WebhookListQuery = v.object({ ...PageQuery.entries, url: v.optional(WebhookUrl) });
+export const ListWebhooksQuery = v.object({ ...PageQuery.entries, url: v.optional(WebhookUrl) });
 
 /** The event a `POST /v1/webhooks/{webhookId}/test` sends: never stored as an event, never sent to a subscription unasked. */
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -137,12 +137,12 @@ export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;
 export const WebhookDeliveryPage = pageSchema('deliveries', WebhookDelivery);
 
 /** Filters combine: the attempts of one event type, of one status, or both. */
-export const WebhookDeliveryListQuery = v.object({
+export const ListWebhookDeliveriesQuery = v.object({
   ...PageQuery.entries,
   eventType: v.optional(v.picklist([...EVENT_TYPES, TEST_EVENT_TYPE], `eventType must be one of ${[...EVENT_TYPES, TEST_EVENT_TYPE].join(', ')}`)),
   status: v.optional(v.picklist(DELIVERY_STATUSES, `status must be one of ${DELIVERY_STATUSES.join(', ')}`)),
 });
-export type DeliveryFilter = Pick<v.InferOutput<typeof WebhookDeliveryListQuery>, 'eventType' | 'status'>;
+export type DeliveryFilter = Pick<v.InferOutput<typeof ListWebhookDeliveriesQuery>, 'eventType' | 'status'>;
 
 /** POST /v1/webhooks/{webhookId}/test: the attempt, whatever the receiver answered. */
 export const WebhookTestResponse = v.object({ attempt: WebhookDelivery });

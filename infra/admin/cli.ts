@@ -122,8 +122,8 @@ async function ownerOf(): Promise<((organizationId: string) => Promise<unknown>)
   const [firstName = '', ...rest] = flags.name!.trim().split(/\s+/);
   if (!rest.length) throw new UsageError(`--owner-name must be a first and a last name (got "${flags.name}")`);
   const v = await import('valibot');
-  const { CreateMemberBody } = await import('../../functions/organization/member-schema');
-  const checked = v.safeParse(CreateMemberBody, { firstName, lastName: rest.join(' '), email: flags.email, phone: flags.phone, role: 'ADMIN' });
+  const { CreateOrganizationMemberBody } = await import('../../functions/organization/member-schema');
+  const checked = v.safeParse(CreateOrganizationMemberBody, { firstName, lastName: rest.join(' '), email: flags.email, phone: flags.phone, role: 'ADMIN' });
   if (!checked.success) {
     const flag = { firstName: 'owner-name', lastName: 'owner-name', email: 'owner-email', phone: 'owner-phone' }[String(checked.issues[0].path?.[0]?.key)] ?? 'owner-name';
     throw new UsageError(`--${flag}: ${checked.issues[0].message}`);

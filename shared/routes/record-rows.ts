@@ -16,18 +16,46 @@ interface RecordSchemas {
 }
 
 /**
- * One kind of record as its routes name it: the reference's tag, the stems of the operationIds (`listLeads`,
- * `getLead`), the collection's path, the path schema naming one record (whose parameter ends the record's path,
- * `/v1/leads/{leadId}`), the record as answered, and the schemas of the rows it has.
+ * The names a record's schemas go by in its schema module, from the stems of its operationIds (`Company`,
+ * `Companies`): `CompanyIdPath`, `CompanyResponse`, `ListCompaniesQuery`, `CompanyPage`, `CreateCompanyBody`,
+ * `UpdateCompanyBody`, `CompanyDeleted`. A record names its schemas once, by naming them so.
  */
-export interface RecordRoutes<P extends IdPath | undefined, S extends Schema, X extends RecordSchemas, U extends IdPath | undefined> {
+interface SchemaNames<One extends string, Many extends string> {
+  idPath: `${One}IdPath`;
+  response: `${One}Response`;
+  query: `List${Many}Query`;
+  page: `${One}Page`;
+  create: `Create${One}Body`;
+  update: `Update${One}Body`;
+  deleted: `${One}Deleted`;
+}
+type Role = keyof SchemaNames<string, string>;
+/** A schema the record gives by hand (one shared with other records, a name of another form). */
+type Given = Partial<Record<Role, Schema>>;
+/** The schema of a role: the one given by hand, else the module's of the conventional name, else none. */
+type Found<M, One extends string, Many extends string, G extends Given, K extends Role> = K extends keyof G ? G[K] : SchemaNames<One, Many>[K] extends keyof M ? M[SchemaNames<One, Many>[K]] : undefined;
+
+const schemaNames = (one: string, many: string): Record<Role, string> => ({
+  idPath: `${one}IdPath`,
+  response: `${one}Response`,
+  query: `List${many}Query`,
+  page: `${one}Page`,
+  create: `Create${one}Body`,
+  update: `Update${one}Body`,
+  deleted: `${one}Deleted`,
+});
+
+/**
+ * One kind of record as its routes name it: the reference's tag, the stems of the operationIds (`listLeads`,
+ * `getLead`), the collection's path (a path schema naming one record ends the record's path, `/v1/leads/{leadId}`),
+ * and what it adds; its schemas are its schema module's, by their names.
+ */
+export interface RecordRoutes<One extends string, Many extends string, G extends Given, U extends IdPath | undefined> {
   tag: string;
-  names: { one: string; many: string };
+  names: { one: One; many: Many };
   path: string;
-  /** None for records only listed and added (a lead's activities). */
-  idPath?: P;
-  response: S;
-  schemas: X;
+  /** Schemas not found by their conventional names. */
+  given?: G;
   /** The record the collection lies below, by its path schema, which the list and the create take too (`/v1/leads/{leadId}/activities`). */
   parent?: U;
   /** Its writes are in the organization's change log, which its list reads with `updatedSince`: gsi6, after the list's own indexes. */
@@ -44,7 +72,7 @@ type Own = Omit<OwnRow<never, Schema>, 'operationId' | 'path' | 'tag' | 'request
 
 /** A schema the record must declare for the row asked of it. */
 function declared<T>(schema: T | undefined, name: string, record: string): T {
-  if (!schema) throw new Error(`${record}'s routes declare no ${name} schema`);
+  if (!schema) throw new Error(`${record}'s routes find no ${name} schema`);
   return schema;
 }
 
@@ -54,13 +82,26 @@ function declared<T>(schema: T | undefined, name: string, record: string): T {
  * record's, an act at `…/{id}/<verb>`. A row gives its words and what it adds; `response` only when it answers
  * other than the record (a create that shows a secret once).
  */
-export function recordRows<S extends Schema, X extends RecordSchemas, P extends IdPath | undefined = undefined, U extends IdPath | undefined = undefined>(record: RecordRoutes<P, S, X, U>) {
-  const { tag, names, path, response, schemas, parent, changeLog, catalog } = record;
-  const idPath = record.idPath as P;
-  const itemPath = idPath ? `${path}/{${Object.keys(idPath.entries).join('}/{')}}` : path;
+export function recordRows<
+  M extends object,
+  const One extends string,
+  const Many extends string,
+  G extends Given = Record<never, never>,
+  U extends IdPath | undefined = undefined,
+  // What the record's schemas are, found: resolved where the rows are made, so each row's request and answer are typed.
+  S extends Schema = Found<M, One, Many, G, 'response'> & Schema,
+  P extends IdPath | undefined = Found<M, One, Many, G, 'idPath'> & (IdPath | undefined),
+  X extends RecordSchemas = { [K in keyof RecordSchemas]-?: Found<M, One, Many, G, K> & (Schema | undefined) },
+>(module: M, record: RecordRoutes<One, Many, G, U>) {
+  const { tag, names, path, given = {}, parent, changeLog, catalog } = record;
+  const named = schemaNames(names.one, names.many);
+  const found = (role: Role) => (given as Given)[role] ?? ((module as Record<string, Schema | undefined>)[named[role]]);
+  const response = declared(found('response'), named.response, names.one) as S;
+  const idPath = found('idPath') as P;
+  const itemPath = idPath ? `${path}/{${Object.keys((idPath as IdPath).entries).join('}/{')}}` : path;
   const at = (operationId: string, where = itemPath) => ({ operationId, path: where, tag });
-  const schema = <K extends keyof RecordSchemas>(name: K) => declared(schemas[name], name, names.one) as NonNullable<X[K]>;
-  const one = () => ({ path: declared(idPath, 'idPath', names.one) as NonNullable<P> });
+  const schema = <K extends keyof RecordSchemas>(name: K) => declared(found(name), named[name], names.one) as NonNullable<X[K]>;
+  const one = () => ({ path: declared(idPath, named.idPath, names.one) as NonNullable<P> });
   const under = (parent ? { path: parent } : {}) as Under<U>;
   return {
     list: ({ indexes = [], dynamodb = catalog ? ['Query'] : undefined, ...own }: Own) => {
