@@ -1,7 +1,7 @@
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, storeUnavailable, wasRefusedUnrun } from '#shared/errors';
 import { newId, now, requestTime } from '#shared/ids';
 import { createInquiry } from '../inquiries/store';
-import { abandonSms, appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties, smsNotAbandoned } from './store';
+import { abandonSms, appendSmsMessage, getThreadMessage, moveSmsStatus, optedOut, phoneNotOptedOut, readSmsParties, SmsAbandoned, smsNotAbandoned, takeBackAbandoned } from './store';
 import type { SmsMessage } from '../inquiries/schema';
 import type { SmsThread } from '../inquiries/entity';
 import type { TransactWrite } from '#shared/store/transact';
@@ -46,7 +46,14 @@ export async function sendSms(organizationId: string, body: SendSmsBody): Promis
 
   const createdAt = requestTime();
   const message: OutboundMessage = { id: newId('message', createdAt), direction: 'OUTBOUND', status: 'QUEUED', body: body.message, userId: user.userId, createdAt: createdAt.toISOString() };
-  return recordAndSend({ organizationId, lead, phone: lead.phone, thread, ...threadIdsOf(thread, createdAt), senderId, message });
+  const outbound: Outbound = { organizationId, lead, phone: lead.phone, thread, ...threadIdsOf(thread, createdAt), senderId, message };
+  return recordAndSend(outbound).catch(async (error: unknown) => {
+    // An earlier attempt of this request gave the message up and answered 503, and its Idempotency-Key's claim stayed
+    // (its release not written): this attempt has its ids, so the mark is its own to take back.
+    if (!(error instanceof SmsAbandoned)) throw error;
+    await takeBackAbandoned(organizationId, message.id).catch(unavailableIfTransient);
+    return recordAndSend(outbound);
+  });
 }
 
 /** An outbound message as recorded: an automation's carries the run that sent it. */

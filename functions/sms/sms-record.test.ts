@@ -1,7 +1,10 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMember } from '../organization/member-rules';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '#shared/dynamo';
+import { config } from '#shared/config';
+import { keys } from '#shared/store/keys';
 import { logger } from '#shared/observability';
 import { localReceiptsApplied, sentLocally } from './local-provider';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
@@ -25,12 +28,12 @@ afterEach(() => {
 let phones = 0;
 
 /** An organization with one member and one lead whose phone no other test texts. */
-async function sender(): Promise<{ client: Client; userId: string; leadId: string; phone: string }> {
+async function sender(): Promise<{ client: Client; organizationId: string; userId: string; leadId: string; phone: string }> {
   const { client, organizationId } = await api.organization();
   const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Priya', lastName: 'Sharma', email: 'priya@example.com.au' });
   const phone = `+614123460${String(++phones).padStart(2, '0')}`;
   const lead = await client.post('/v1/leads', { name: 'Olivia Nguyen', phone });
-  return { client, userId: member.user.id, leadId: lead.body.lead.id, phone };
+  return { client, organizationId, userId: member.user.id, leadId: lead.body.lead.id, phone };
 }
 
 /** What the SDK throws when DynamoDB does not answer within the request timeout (after its own attempts). */
@@ -169,6 +172,43 @@ describe('POST /v1/sms when the write that records the message times out', () =>
     expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(0);
     expect((await client.get(`/v1/sms?leadId=${leadId}`)).body.totalCount).toBe(0);
     expect(sentWith(message)).toEqual([]);
+  });
+
+  it('records and sends once when a later attempt of a send it gave up (its Idempotency-Key’s claim left behind, so the same ids) meets the mark that gave it up', async () => {
+    const { client, userId, leadId, organizationId } = await sender();
+    const message = `Given up, claim kept ${leadId}`;
+    const idempotencyKey = `claim-kept-${leadId}`;
+    let down = true;
+    faultRecording((body) => (body === message && down ? 'before-commit' : undefined));
+    // The key's release is not written either: its claim stays until its lock runs out.
+    let releasing = true;
+    let releases = 0;
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (String(context.commandName).startsWith('Delete') && JSON.stringify(args.input).includes(`IDEMPOTENCY#${idempotencyKey}`)) {
+          releases++;
+          if (releasing) throw timeout();
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'failAbandonMark' },
+    );
+    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const key = { headers: { 'Idempotency-Key': idempotencyKey } };
+
+    const refused = await client.post('/v1/sms', { userId, leadId, message }, key);
+    expect([refused.status, refused.body.error.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(releases).toBe(1);
+    [down, releasing] = [false, false];
+    // The claim's lock runs out (its 30 s, as if passed).
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: keys.idempotency(organizationId, idempotencyKey), UpdateExpression: 'SET lockedUntil = :past', ExpressionAttributeValues: { ':past': 0 } }));
+
+    const retried = await client.post('/v1/sms', { userId, leadId, message }, key);
+    expect(retried.status).toBe(201);
+    expect(sentWith(message)).toHaveLength(1);
+    expect((await client.get(`/v1/inquiries?leadId=${leadId}`)).body.totalCount).toBe(1);
+    expect((await client.get(`/v1/sms?leadId=${leadId}`)).body.messages.map((sms: { id: string }) => sms.id)).toEqual([retried.body.sms.id]);
   });
 
   it('answers 503 STORE_UNAVAILABLE when the store takes neither the message nor the mark that gives it up; a try that lands after is met by the retry with the same Idempotency-Key, one inquiry, sent once', async () => {

@@ -103,6 +103,15 @@ export async function abandonSms(organizationId: string, messageId: string): Pro
 }
 
 /**
+ * Takes back the give-up mark of a message whose request is being attempted again (its Idempotency-Key's claim outlived
+ * the attempt that gave it up, so the same ids): every write of it is that request's own, so one landing late is met
+ * by the new attempt as its own record rather than refused.
+ */
+export async function takeBackAbandoned(organizationId: string, messageId: string): Promise<void> {
+  await writeAlone({ item: { Delete: { TableName: config.tableName, Key: smsKeys.abandonedSms(organizationId, messageId) } } });
+}
+
+/**
  * The SMS thread most recently started with the lead: where a reply from them goes. The newest SMS inquiry of the
  * lead's inquiries (one Query of its index partition, newest first, filtered: a lead has tens of inquiries).
  */
