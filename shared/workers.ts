@@ -157,3 +157,38 @@ export interface ScheduledJob {
   /** Pages when a period passes without it counting this metric (the canary's proof), as well as on its failures. */
   expects?: { metric: string; what: string };
 }
+
+/** What a queue channel says of itself; `queueChannel` derives the rest. */
+export interface QueueChannelOf extends Pick<QueueChannelDefinition, 'name' | 'retentionDays' | 'schedules' | 'messageGroup' | 'local'> {
+  /** Its construct id (`Deliveries`), and the stem of its dead letters' and their alarm's (`Delivery`: `DeliveryDeadLetters`, `DeliveryDeadLettersWaiting`). */
+  ids: { queue: string; one: string };
+  /** The physical names of the queue and its dead letters, from the table's: the senders name it by the same function. */
+  names: (tableName: string) => { queue: string; deadLetters: string };
+  /** The stem of the variables carrying the URLs (`WEBHOOK`: `WEBHOOK_QUEUE_URL`, `WEBHOOK_DLQ_URL`). */
+  variables: string;
+  /** Its consumer's batch and timeout for a whole batch; a received message is hidden six times that, as Lambda advises for SQS sources. */
+  batch: { size: number; functionTimeoutSeconds: number };
+  /** How long dead letters are kept, after how many receives a message goes there, and what one means, for its alarm. */
+  deadLetters: { retentionDays: number; maxReceiveCount: number; meaning: string };
+}
+
+/** A queue with its dead letters, its ids, names and variables derived from its stems, as every queue of the API is made. */
+export function queueChannel({ ids, names, variables, batch, deadLetters, ...own }: QueueChannelOf): QueueChannelDefinition {
+  return {
+    kind: 'queue',
+    ...own,
+    id: ids.queue,
+    queueName: (tableName) => names(tableName).queue,
+    visibilityTimeoutSeconds: 6 * batch.functionTimeoutSeconds,
+    batchSize: batch.size,
+    functionTimeoutSeconds: batch.functionTimeoutSeconds,
+    deadLetters: {
+      id: `${ids.one}DeadLetters`,
+      queueName: (tableName) => names(tableName).deadLetters,
+      retentionDays: deadLetters.retentionDays,
+      maxReceiveCount: deadLetters.maxReceiveCount,
+      alarm: { id: `${ids.one}DeadLettersWaiting`, what: deadLetters.meaning },
+    },
+    environment: { queueUrl: `${variables}_QUEUE_URL`, deadLettersUrl: `${variables}_DLQ_URL` },
+  };
+}

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { STEP_BATCH } from '../functions/automations/engine/channels';
+import { automationSteps, STEP_BATCH } from '../functions/automations/engine/channels';
 import { automationQueueNames } from '../functions/automations/engine/capability';
 import { ApiStack } from '../infra/cdk/api-stack';
 import { EventsStack } from '../infra/cdk/events-stack';
@@ -31,7 +31,7 @@ describe('the automation engine’s stack', () => {
 
   it('makes the step queue with its dead letters after five receives, the schedule group and the schedules’ dead letters', () => {
     const stepsId = queueId(names.queue);
-    expect(resources[stepsId]!.Properties).toMatchObject({ VisibilityTimeout: STEP_BATCH.visibilityTimeoutSeconds, SqsManagedSseEnabled: true, RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [queueId(names.deadLetters), 'Arn'] }, maxReceiveCount: 5 } });
+    expect(resources[stepsId]!.Properties).toMatchObject({ VisibilityTimeout: automationSteps.visibilityTimeoutSeconds, SqsManagedSseEnabled: true, RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [queueId(names.deadLetters), 'Arn'] }, maxReceiveCount: 5 } });
     expect(queueId(names.scheduleDeadLetters)).toBeDefined();
     expect(ofType('AWS::Scheduler::ScheduleGroup').map(([, group]) => group.Properties)).toEqual([{ Name: 'pipeline-automations' }]);
     const [[, mapping]] = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn).includes(stepsId)) as [[string, Resource]];

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../infra/cdk/app';
 import { STREAM_RETRIES } from '../infra/cdk/events-stack';
 import { DELIVERY_BATCH, deliveries } from '../functions/webhooks/channels';
-import { automationSteps, STEP_BATCH } from '../functions/automations/engine/channels';
+import { automationSteps } from '../functions/automations/engine/channels';
 import { automationQueueNames } from '../functions/automations/engine/capability';
 import { lateAfterSeconds } from '../infra/cdk/events/channels';
 import { deliveryQueueNames } from '../functions/webhooks/capability';
@@ -299,10 +299,10 @@ describe('the events stack', () => {
     expect(lateAlarms(deliveryQueueNames('pipeline').queue).map((alarm) => alarm.Properties)).toEqual([expect.objectContaining({ ...paging, Threshold: 25 * 60 })]);
     expect(lateAlarms(automationQueueNames('pipeline').queue).map((alarm) => alarm.Properties)).toEqual([expect.objectContaining({ ...paging, Threshold: 15 * 60 })]);
     // A delivery's retry is delayed up to SQS's 15 minutes and hidden 270 s on each failed receive; a step is sent when due and hidden 360 s.
-    expect(DELIVERY_BATCH.visibilityTimeoutSeconds).toBe(270);
-    expect(STEP_BATCH.visibilityTimeoutSeconds).toBe(360);
-    expect(lateAfterSeconds(deliveries)).toBeGreaterThan(15 * 60 + 2 * DELIVERY_BATCH.visibilityTimeoutSeconds);
-    expect(lateAfterSeconds(automationSteps)).toBeGreaterThan(2 * STEP_BATCH.visibilityTimeoutSeconds);
+    expect(deliveries.visibilityTimeoutSeconds).toBe(270);
+    expect(automationSteps.visibilityTimeoutSeconds).toBe(360);
+    expect(lateAfterSeconds(deliveries)).toBeGreaterThan(15 * 60 + 2 * deliveries.visibilityTimeoutSeconds);
+    expect(lateAfterSeconds(automationSteps)).toBeGreaterThan(2 * automationSteps.visibilityTimeoutSeconds);
     // Rounded up to whole 5 minutes: 25 and 15, as docs/operations.md states them.
     expect([lateAfterSeconds(deliveries), lateAfterSeconds(automationSteps)]).toEqual([25 * 60, 15 * 60]);
   });

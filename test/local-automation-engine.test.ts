@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock, ManualClock } from '#shared/clock';
 import type { StepMessage } from '../functions/automations/engine/engine';
-import { STEP_BATCH, automationSteps } from '../functions/automations/engine/channels';
+import { automationSteps } from '../functions/automations/engine/channels';
 import { localAutomationEngine } from '../functions/automations/engine/local-engine';
 import { createLocalQueue, type LocalQueue } from '../infra/local/queue';
 import { DEFAULT_CONCURRENCY } from '../infra/cdk/options';
@@ -26,7 +26,7 @@ function engineOn(take: (message: StepMessage) => Promise<void> = async () => {}
       taken.push({ runId: message.runId, at: manual.now() });
       await take(message);
     },
-    onClock: { clock: manual, redeliverAfterMs: STEP_BATCH.visibilityTimeoutSeconds * 1000, maxReceives: automationSteps.deadLetters.maxReceiveCount },
+    onClock: { clock: manual, redeliverAfterMs: automationSteps.visibilityTimeoutSeconds * 1000, maxReceives: automationSteps.deadLetters.maxReceiveCount },
     group: automationSteps.messageGroup,
   });
   stops.push(() => queue.stop());
@@ -158,10 +158,10 @@ describe('the step queue under npm start', () => {
     await settle();
     expect(taken).toHaveLength(1);
     // Not before the visibility timeout: a step's claim lease is still held until then.
-    await manual.advance(STEP_BATCH.visibilityTimeoutSeconds * 1000 - 1, settle);
+    await manual.advance(automationSteps.visibilityTimeoutSeconds * 1000 - 1, settle);
     expect(taken).toHaveLength(1);
     await manual.advance(1, settle);
-    expect(taken.map(({ at }) => at)).toEqual([START, START + STEP_BATCH.visibilityTimeoutSeconds * 1000]);
+    expect(taken.map(({ at }) => at)).toEqual([START, START + automationSteps.visibilityTimeoutSeconds * 1000]);
     await manual.advance(3_600_000, settle);
     expect(taken).toHaveLength(5);
     expect(queue.deadLettered).toEqual([expect.objectContaining({ runId: 'run_a', reason: expect.stringContaining('failed 5 receives') })]);

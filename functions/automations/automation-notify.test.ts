@@ -6,7 +6,7 @@ import { dynamo } from '#shared/dynamo';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { instantOf, wallClockAt } from '#shared/schedule';
 import { setSmsSender } from '../sms/sender';
-import { STEP_BATCH } from './engine/channels';
+import { automationSteps } from './engine/channels';
 import { setAfterEffect } from './engine/engine';
 import { LIMITS } from './catalog';
 import { runKeys } from './runs/entity';
@@ -51,7 +51,7 @@ async function call(client: Client, phone: string, { missed = true, name }: { mi
 }
 
 /** Lets the step queue hand again a message whose delivery threw: it is hidden for its visibility timeout. */
-const redelivered = () => api.advanceTime(STEP_BATCH.visibilityTimeoutSeconds * 1000);
+const redelivered = () => api.advanceTime(automationSteps.visibilityTimeoutSeconds * 1000);
 
 describe('a notify_member step on a missed call', () => {
   it('texts the member the rendered template once, from the organization’s number, and the run completes naming the text', async () => {

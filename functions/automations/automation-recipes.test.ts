@@ -4,7 +4,7 @@ import { instantOf, wallClockAt } from '#shared/schedule';
 import { localTime } from '#shared/local-time';
 import { handler as recordStreamBatch } from '../stream/record';
 import { setSmsSender } from '../sms/sender';
-import { STEP_BATCH } from './engine/channels';
+import { automationSteps } from './engine/channels';
 import { automationEngine, setAfterEffect } from './engine/engine';
 import { useTestApi, type Client } from '../../test/support/api';
 import { DAY_MS, iso, leadWithPhone, onlyRunOf, runsOf, sentFor, SYDNEY, sydneyAutomations } from '../../test/support/automations';
@@ -219,7 +219,7 @@ describe('automations from their recipes', () => {
     await settled();
     expect(failed).toBe(true);
     // The queue hands the message again once it has been hidden for its visibility timeout.
-    await api.advanceTime(STEP_BATCH.visibilityTimeoutSeconds * 1000);
+    await api.advanceTime(automationSteps.visibilityTimeoutSeconds * 1000);
     const again = sentFor(organizationId, '+61412555082');
     expect(again).toHaveLength(1);
     const run = (await runsOf(client, automation.id)).find((candidate) => candidate.steps[0].result?.smsId === again[0]!.messageId);

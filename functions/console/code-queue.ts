@@ -1,5 +1,6 @@
 import { queueSender } from '#shared/routes/queue-sender';
-import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
+import type { WorkerDefinition } from '#shared/resource';
+import { queueChannel } from '#shared/workers';
 import { smsSender } from '../sms/capability';
 
 /**
@@ -17,38 +18,29 @@ export interface SignInCodeJob {
 /** The queues' names: the events stack makes them, and the route that sends to the first names it the same way. */
 const codeQueueNames = (tableName: string) => ({ queue: `${tableName}-sign-in-codes`, deadLetters: `${tableName}-sign-in-code-dead-letters` });
 
-/** The variable that carries the queue's URL to the route that sends to it. */
-export const QUEUE_URL = 'SIGN_IN_CODE_QUEUE_URL';
-
-/** Sending asks to the queue: its URL, and SendMessage to it. */
-export const signInCodeQueueSender = queueSender({ name: 'signInCodeQueueSender', queueName: (tableName) => codeQueueNames(tableName).queue, urlVariable: QUEUE_URL, reachesOutside: true });
-
 /**
  * The queue of the asks, with its dead letters. A message is taken in seconds; one that failed five receives (the
  * table or the SMS provider down) is dead-lettered, which pages: the person asked again long since, so it is never
  * redriven, and the worker drops an ask older than a code's life. A day's retention outlasts an outage of the worker.
  */
-export const signInCodes: QueueChannelDefinition = {
-  kind: 'queue',
+export const signInCodes = queueChannel({
   name: 'sign-in-codes',
-  id: 'SignInCodes',
-  queueName: (tableName) => codeQueueNames(tableName).queue,
+  ids: { queue: 'SignInCodes', one: 'SignInCode' },
+  names: codeQueueNames,
+  variables: 'SIGN_IN_CODE',
   retentionDays: 1,
-  visibilityTimeoutSeconds: 60,
-  batchSize: 5,
-  functionTimeoutSeconds: 10,
-  deadLetters: {
-    id: 'SignInCodeDeadLetters',
-    queueName: (tableName) => codeQueueNames(tableName).deadLetters,
-    // Longer than the queue keeps an ask: a dead letter keeps its first enqueue time, so at the queue's retention it would expire unread.
-    retentionDays: 4,
-    maxReceiveCount: 5,
-    alarm: { id: 'SignInCodeDeadLettersWaiting', what: 'Sign-in codes asked for could not be made or texted five times: members cannot sign in by code (the table or the SMS provider is failing).' },
-  },
-  environment: { queueUrl: QUEUE_URL, deadLettersUrl: 'SIGN_IN_CODE_DLQ_URL' },
+  batch: { size: 5, functionTimeoutSeconds: 10 },
+  // Kept longer than the queue keeps an ask: a dead letter keeps its first enqueue time, so at the queue's retention it would expire unread.
+  deadLetters: { retentionDays: 4, maxReceiveCount: 5, meaning: 'Sign-in codes asked for could not be made or texted five times: members cannot sign in by code (the table or the SMS provider is failing).' },
   // Its retries wait on the clock the code reads, and dead-letter after five receives, as SQS's do.
   local: { install: 'code-asks#setSignInCodeQueue', what: 'sign-in code', logged: () => ({}), followsClock: true },
-};
+});
+
+/** The variable that carries the queue's URL to the route that sends to it. */
+export const QUEUE_URL = signInCodes.environment.queueUrl;
+
+/** Sending asks to the queue: its URL, and SendMessage to it. */
+export const signInCodeQueueSender = queueSender({ name: 'signInCodeQueueSender', queueName: signInCodes.queueName, urlVariable: QUEUE_URL, reachesOutside: true });
 
 /**
  * The worker: each ask through `sendAskedCode` (./codes.ts), which reads the phone's memberships (gsi1) and their

@@ -1,4 +1,5 @@
-import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
+import type { WorkerDefinition } from '#shared/resource';
+import { queueChannel } from '#shared/workers';
 import { queueSender } from '#shared/routes/queue-sender';
 
 /** A recount to run: the worker reads its record, so a message handed again finds it done. */
@@ -10,12 +11,6 @@ export interface ReportRebuildJob {
 /** The queues' names: the events stack makes them, and the route that sends to the first names it the same way. */
 const rebuildQueueNames = (tableName: string) => ({ queue: `${tableName}-report-rebuilds`, deadLetters: `${tableName}-report-rebuild-dead-letters` });
 
-/** The variable that carries the queue's URL to the route that sends to it. */
-export const REBUILD_QUEUE_URL = 'REPORT_REBUILD_QUEUE_URL';
-
-/** Queuing recounts: the queue's URL, and SendMessage to it. */
-export const reportRebuildQueueSender = queueSender({ name: 'reportRebuildQueueSender', queueName: (tableName) => rebuildQueueNames(tableName).queue, urlVariable: REBUILD_QUEUE_URL, reachesOutside: false });
-
 /** The worker's time: a recount reads every record of the organization and rewrites what differs, minutes for a large one. */
 export const REBUILD_WORKER_TIMEOUT_SECONDS = 900;
 
@@ -25,26 +20,23 @@ export const REBUILD_WORKER_TIMEOUT_SECONDS = 900;
  * second receive finds it done; messages dead-letter only when even that mark failed (the table unreachable), which
  * pages.
  */
-export const reportRebuilds: QueueChannelDefinition = {
-  kind: 'queue',
+export const reportRebuilds = queueChannel({
   name: 'report-rebuilds',
-  id: 'ReportRebuilds',
-  queueName: (tableName) => rebuildQueueNames(tableName).queue,
+  ids: { queue: 'ReportRebuilds', one: 'ReportRebuild' },
+  names: rebuildQueueNames,
+  variables: 'REPORT_REBUILD',
   retentionDays: 1,
-  visibilityTimeoutSeconds: 6 * REBUILD_WORKER_TIMEOUT_SECONDS,
-  batchSize: 1,
-  functionTimeoutSeconds: REBUILD_WORKER_TIMEOUT_SECONDS,
-  deadLetters: {
-    id: 'ReportRebuildDeadLetters',
-    queueName: (tableName) => rebuildQueueNames(tableName).deadLetters,
-    retentionDays: 14,
-    maxReceiveCount: 3,
-    alarm: { id: 'ReportRebuildDeadLettersWaiting', what: 'Report recounts an owner started could not be run or marked three times: they stay QUEUED or running until their lease lapses.' },
-  },
-  environment: { queueUrl: REBUILD_QUEUE_URL, deadLettersUrl: 'REPORT_REBUILD_DLQ_URL' },
+  batch: { size: 1, functionTimeoutSeconds: REBUILD_WORKER_TIMEOUT_SECONDS },
+  deadLetters: { retentionDays: 14, maxReceiveCount: 3, meaning: 'Report recounts an owner started could not be run or marked three times: they stay QUEUED or running until their lease lapses.' },
   // Its retries wait on the clock the code reads, as SQS's do.
   local: { install: 'rebuild-start#setReportRebuildQueue', what: 'report recount', logged: (job: ReportRebuildJob) => ({ organizationId: job.organizationId, rebuildId: job.rebuildId }), followsClock: true },
-};
+});
+
+/** The variable that carries the queue's URL to the route that sends to it. */
+export const REBUILD_QUEUE_URL = reportRebuilds.environment.queueUrl;
+
+/** Queuing recounts: the queue's URL, and SendMessage to it. */
+export const reportRebuildQueueSender = queueSender({ name: 'reportRebuildQueueSender', queueName: reportRebuilds.queueName, urlVariable: REBUILD_QUEUE_URL, reachesOutside: false });
 
 /**
  * The worker: each recount through `runReportRebuild` (./rebuild-jobs.ts), which reads the organization's records and

@@ -1,4 +1,4 @@
-import type { QueueChannelDefinition } from '#shared/resource';
+import { queueChannel } from '#shared/workers';
 import { deliveryQueueNames } from './capability';
 import { WEBHOOK_LIMITS } from './limits';
 import type { DeliveryJob } from './queue';
@@ -7,14 +7,13 @@ import type { DeliveryJob } from './queue';
  * The delivery function's batch and the time it is given: every message of a batch may wait out the receiver's
  * full timeout, and each also reads the subscription, records its attempt, marks the subscription and queues its
  * retry (a GetItem, a PutItem, an UpdateItem, an SQS send: milliseconds, but the margin lets one call time out and
- * be retried). A function timing out fails its whole batch, so the attempts already made would be made again. The
- * queue hides a received message for six times the function's timeout, as Lambda advises for SQS sources.
+ * be retried). A function timing out fails its whole batch, so the attempts already made would be made again.
  */
 export const DELIVERY_BATCH = (() => {
   const size = 3;
   const marginPerMessageMs = 5_000;
   const functionTimeoutSeconds = Math.ceil((size * (WEBHOOK_LIMITS.timeoutMs + marginPerMessageMs)) / 1000);
-  return { size, functionTimeoutSeconds, visibilityTimeoutSeconds: 6 * functionTimeoutSeconds };
+  return { size, functionTimeoutSeconds };
 })();
 
 /**
@@ -24,22 +23,13 @@ export const DELIVERY_BATCH = (() => {
  * dead-lettered with a reason rather than expire unseen. Less than the dead letters' 14 days, as a redriven message
  * keeps its first enqueue time. `npm start` hands the in-process queue to the code that queues deliveries.
  */
-export const deliveries: QueueChannelDefinition = {
-  kind: 'queue',
+export const deliveries = queueChannel({
   name: 'deliveries',
-  id: 'Deliveries',
-  queueName: (tableName) => deliveryQueueNames(tableName).queue,
+  ids: { queue: 'Deliveries', one: 'Delivery' },
+  names: deliveryQueueNames,
+  variables: 'WEBHOOK',
   retentionDays: 7,
-  visibilityTimeoutSeconds: DELIVERY_BATCH.visibilityTimeoutSeconds,
-  batchSize: DELIVERY_BATCH.size,
-  functionTimeoutSeconds: DELIVERY_BATCH.functionTimeoutSeconds,
-  deadLetters: {
-    id: 'DeliveryDeadLetters',
-    queueName: (tableName) => deliveryQueueNames(tableName).deadLetters,
-    retentionDays: 14,
-    maxReceiveCount: 5,
-    alarm: { id: 'DeliveryDeadLettersWaiting', what: 'Webhook deliveries ran out of retries (or failed the function five times).' },
-  },
-  environment: { queueUrl: 'WEBHOOK_QUEUE_URL', deadLettersUrl: 'WEBHOOK_DLQ_URL' },
+  batch: DELIVERY_BATCH,
+  deadLetters: { retentionDays: 14, maxReceiveCount: 5, meaning: 'Webhook deliveries ran out of retries (or failed the function five times).' },
   local: { install: 'queue#setDeliveryQueue', what: 'webhook delivery', logged: (job: DeliveryJob) => ({ webhookId: job.webhookId, eventId: job.event.id }), followsClock: true },
-};
+});

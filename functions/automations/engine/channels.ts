@@ -1,4 +1,5 @@
 import type { QueueChannelDefinition, WorkerDefinition } from '#shared/resource';
+import { queueChannel } from '#shared/workers';
 import { smsSender } from '../../sms/capability';
 import { automationQueueNames } from './capability';
 import type { StepMessage } from './engine';
@@ -11,7 +12,7 @@ import { opensSecrets } from '#shared/sealing-key';
  * function's timeout, as Lambda advises for SQS sources; a step's claim lease (two minutes) has lapsed by the time a
  * message whose attempt failed is handed again.
  */
-export const STEP_BATCH = { size: 5, functionTimeoutSeconds: 60, visibilityTimeoutSeconds: 360 } as const;
+export const STEP_BATCH = { size: 5, functionTimeoutSeconds: 60 } as const;
 
 /**
  * The automation step queue: `advance`, `reschedule` and `cleanup` wake-ups (./engine.ts) from the stream consumer,
@@ -20,23 +21,14 @@ export const STEP_BATCH = { size: 5, functionTimeoutSeconds: 60, visibilityTimeo
  * (docs/operations.md). Under `npm start` the in-process queue follows the clock, so tests move a run's waits by
  * moving it.
  */
-export const automationSteps: QueueChannelDefinition = {
-  kind: 'queue',
+export const automationSteps = queueChannel({
   name: 'automation-steps',
-  id: 'AutomationSteps',
-  queueName: (tableName) => automationQueueNames(tableName).queue,
+  ids: { queue: 'AutomationSteps', one: 'AutomationStep' },
+  names: automationQueueNames,
+  variables: 'AUTOMATION',
   retentionDays: 7,
-  visibilityTimeoutSeconds: STEP_BATCH.visibilityTimeoutSeconds,
-  batchSize: STEP_BATCH.size,
-  functionTimeoutSeconds: STEP_BATCH.functionTimeoutSeconds,
-  deadLetters: {
-    id: 'AutomationStepDeadLetters',
-    queueName: (tableName) => automationQueueNames(tableName).deadLetters,
-    retentionDays: 14,
-    maxReceiveCount: 5,
-    alarm: { id: 'AutomationStepDeadLettersWaiting', what: 'Automation steps failed five receives: their runs wait past their time until the messages are redriven (docs/operations.md).' },
-  },
-  environment: { queueUrl: 'AUTOMATION_QUEUE_URL', deadLettersUrl: 'AUTOMATION_DLQ_URL' },
+  batch: STEP_BATCH,
+  deadLetters: { retentionDays: 14, maxReceiveCount: 5, meaning: 'Automation steps failed five receives: their runs wait past their time until the messages are redriven (docs/operations.md).' },
   // Each organization its own group: a fair queue deployed (./sqs-step-queue.ts), served alike in process.
   messageGroup: stepMessageGroup,
   // A waiting step's schedule (./eventbridge-scheduler.ts), retried for an hour, then dead-lettered, which pages.
@@ -56,7 +48,7 @@ export const automationSteps: QueueChannelDefinition = {
     logged: (message: StepMessage) => ({ kind: message.kind, organizationId: message.organizationId, runId: message.runId }),
     followsClock: true,
   },
-};
+});
 
 export const automationChannels: QueueChannelDefinition[] = [automationSteps];
 
