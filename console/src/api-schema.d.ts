@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * List an automation’s runs, newest first
-         * @description Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`; `updatedSince` reads the runs changed since, oldest change first, a run changing with each of its steps. Each run shows every step: when it was due, when it ran and what it did.
+         * @description Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one `status`; `updatedSince` reads the runs changed since, oldest change first, a run changing with each of its steps. Each run shows every step: when it was due, when it ran and what it did. `expand=lead` adds each run’s lead (`lead`), so a list shows whom each run is for in one request.
          */
         get: operations["listAutomationRuns"];
         put?: never;
@@ -449,7 +449,7 @@ export interface paths {
         };
         /**
          * List the runs that stopped, of every automation, newest stop first
-         * @description The organization’s runs that stopped before their last step (`status` STOPPED), whichever automation they are of, the latest to stop first; `stoppedReason` keeps one reason’s (`lead.replied`: the lead answered, and the follow-up stopped as it should), `stoppedSince` those stopped at or after an instant. A stopped run never changes again, so `stoppedSince` is how a poller reads what stopped since its last read: the list takes no `updatedSince`. Runs that are still going, completed or failed are listed per automation (GET /v1/automations/{automationId}/runs).
+         * @description The organization’s runs that stopped before their last step (`status` STOPPED), whichever automation they are of, the latest to stop first; `stoppedReason` keeps one reason’s (`lead.replied`: the lead answered, and the follow-up stopped as it should), `stoppedSince` those stopped at or after an instant. A stopped run never changes again, so `stoppedSince` is how a poller reads what stopped since its last read: the list takes no `updatedSince`. Runs that are still going, completed or failed are listed per automation (GET /v1/automations/{automationId}/runs). `expand=lead` adds each run’s lead (`lead`).
          */
         get: operations["listStoppedAutomationRuns"];
         put?: never;
@@ -2270,6 +2270,24 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+         *       "firstName": "Olivia",
+         *       "lastName": "Nguyen",
+         *       "email": "olivia.nguyen@example.com.au",
+         *       "phone": "+61412345001",
+         *       "businessName": null
+         *     }
+         */
+        LeadSummary: {
+            id: string;
+            firstName: string | null;
+            lastName: string | null;
+            email: string | null;
+            phone: string | null;
+            businessName: string | null;
+        };
+        /**
+         * @example {
          *       "id": "inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M",
          *       "source": "SMS",
          *       "sourceId": "thread_01JCZ41A9B8C7D6E5F4G3H2J1K",
@@ -2304,25 +2322,7 @@ export interface components {
             updatedAt: string;
             sourceId: string;
             externalInquiryId?: string | null;
-            lead?: components["schemas"]["InquiryLead"] | null;
-        };
-        /**
-         * @example {
-         *       "id": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
-         *       "firstName": "Olivia",
-         *       "lastName": "Nguyen",
-         *       "email": "olivia.nguyen@example.com.au",
-         *       "phone": "+61412345001",
-         *       "businessName": null
-         *     }
-         */
-        InquiryLead: {
-            id: string;
-            firstName: string | null;
-            lastName: string | null;
-            email: string | null;
-            phone: string | null;
-            businessName: string | null;
+            lead?: components["schemas"]["LeadSummary"] | null;
         };
         /**
          * @example {
@@ -2971,6 +2971,105 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "run_01JD9V3K7P2M5Q8T1W4Y6Z0B3C",
+         *       "automationId": "automation_01JD2Q8M3V6X9C1B4N7R0T5W8Y",
+         *       "automationVersion": 3,
+         *       "leadId": "lead_01JD9T8B2C4D6E8F0G2H4J6K8M",
+         *       "appointmentId": null,
+         *       "triggerEventId": "evt_01JD9V3K6Z0000000000000417",
+         *       "status": "COMPLETED",
+         *       "stoppedReason": null,
+         *       "failedReason": null,
+         *       "nextStepAt": null,
+         *       "steps": [
+         *         {
+         *           "index": 0,
+         *           "type": "wait",
+         *           "status": "DONE",
+         *           "dueAt": "2026-11-22T11:00:04.118Z",
+         *           "at": "2026-11-22T11:00:05.310Z",
+         *           "result": {}
+         *         },
+         *         {
+         *           "index": 1,
+         *           "type": "send_sms",
+         *           "status": "DONE",
+         *           "dueAt": "2026-11-22T21:00:00.000Z",
+         *           "at": "2026-11-22T21:00:00.412Z",
+         *           "result": {
+         *             "smsId": "message_01JDFK2Q9W3E5R7T9Y1U3I5O7P",
+         *             "deferredBy": "QUIET_HOURS"
+         *           }
+         *         },
+         *         {
+         *           "index": 2,
+         *           "type": "notify_member",
+         *           "status": "DONE",
+         *           "dueAt": "2026-11-22T21:00:01.190Z",
+         *           "at": "2026-11-22T21:00:01.204Z",
+         *           "result": {
+         *             "smsId": "message_01JDFK2R0A2S4D6F8G0H2J4K6L"
+         *           }
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-20T11:00:04.118Z",
+         *       "updatedAt": "2026-11-22T21:00:01.390Z",
+         *       "lead": {
+         *         "id": "lead_01JD9T8B2C4D6E8F0G2H4J6K8M",
+         *         "firstName": "Olivia",
+         *         "lastName": "Nguyen",
+         *         "email": "olivia.nguyen@example.com.au",
+         *         "phone": "+61412345001",
+         *         "businessName": null
+         *       }
+         *     }
+         */
+        AutomationRunListItem: {
+            id: string;
+            automationId: string;
+            automationVersion: number;
+            leadId: string;
+            appointmentId: string | null;
+            /** @description The event that started the run; null for a lead enrolled by hand. */
+            triggerEventId: string | null;
+            /** @enum {string} */
+            status: "WAITING" | "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
+            /** @description Why a STOPPED run stopped: `cancelled` (by hand); `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled` (its `stopWhen`); `lead.deleted`, `automation.deleted`; or, never started (every step `CANCELLED`): `LOOP_DETECTED`, started by a write of a run that was itself started by runs’ writes 3 deep (automations that trigger each other), or `DAILY_RUN_CAP_REACHED`, the automation already started 10 runs for the lead that local day. */
+            stoppedReason: ("cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED") | null;
+            failedReason: string | null;
+            /** @description When the run next moves; null once it has ended. */
+            nextStepAt: string | null;
+            steps: {
+                index: number;
+                /** @enum {string} */
+                type: "wait" | "send_sms" | "notify_member" | "set_lead_status" | "add_note" | "webhook";
+                /**
+                 * @description `PENDING` not reached yet, `WAITING` for `dueAt`, `RUNNING` now, then `DONE`, `SKIPPED`, `FAILED`, or `CANCELLED` when the run stopped first.
+                 * @enum {string}
+                 */
+                status: "PENDING" | "WAITING" | "RUNNING" | "DONE" | "SKIPPED" | "FAILED" | "CANCELLED";
+                /** @description When the step is due (UTC); null until the run reaches it. */
+                dueAt: string | null;
+                /** @description When it ran (UTC); later than dueAt when it ran late. */
+                at: string | null;
+                /** @description What the step did: the SMS it recorded (`smsId`), why it was skipped or failed (`reason`), that quiet hours moved it (`deferredBy`), the webhook receiver’s status and the attempts made. */
+                result: {
+                    smsId?: string;
+                    reason?: string;
+                    /** @constant */
+                    deferredBy?: "QUIET_HOURS";
+                    webhookStatus?: number | null;
+                    attempts?: number;
+                };
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            lead?: components["schemas"]["LeadSummary"] | null;
         };
         /**
          * @example {
@@ -7326,6 +7425,8 @@ export interface operations {
                 updatedSince?: string;
                 /** @description Only the runs in this status. */
                 status?: "WAITING" | "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
+                /** @description `lead` adds each run’s lead (`lead`, null once the lead is deleted). */
+                expand?: "lead";
             };
             header?: never;
             path: {
@@ -7342,7 +7443,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        runs: components["schemas"]["AutomationRun"][];
+                        runs: components["schemas"]["AutomationRunListItem"][];
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
@@ -7653,6 +7754,8 @@ export interface operations {
                 stoppedReason?: "cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED";
                 /** @description Only the runs stopped at or after this instant. Before 9999-01-01T00:00:00.000Z. */
                 stoppedSince?: string;
+                /** @description `lead` adds each run’s lead (`lead`, null once the lead is deleted). */
+                expand?: "lead";
             };
             header?: never;
             path?: never;
@@ -7667,7 +7770,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        runs: components["schemas"]["AutomationRun"][];
+                        runs: components["schemas"]["AutomationRunListItem"][];
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;
@@ -7713,7 +7816,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        runs: components["schemas"]["AutomationRun"][];
+                        runs: components["schemas"]["AutomationRunListItem"][];
                         totalPages: number;
                         currentPage: number;
                         totalCount: number;

@@ -52,6 +52,8 @@ export type AutomationStep = Automation['steps'][number];
 export type StepType = AutomationStep['type'];
 export type AutomationTemplate = Answer<'/v1/automation-templates', 'get', 200>['templates'][number];
 export type AutomationRun = Schemas['AutomationRun'];
+/** A run as a list shows it, with its lead (`expand=lead`). */
+export type AutomationRunListItem = Schemas['AutomationRunListItem'];
 export type RunStatus = AutomationRun['status'];
 export type RunStep = AutomationRun['steps'][number];
 /** Why a run stopped (`lead.replied`, `cancelled`…); an automation's `stopWhen` names some of them. */

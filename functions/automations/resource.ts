@@ -8,7 +8,7 @@ import { runRoutes } from './runs/routes';
 import { Automation } from './schema';
 import { runKeys, runKeySamples } from './runs/entity';
 import * as runExamples from './runs/examples';
-import { Run } from './runs/schema';
+import { Run, RunListItem } from './runs/schema';
 
 export const automations = defineResource({
   name: 'automations',
@@ -16,7 +16,7 @@ export const automations = defineResource({
   routes: [...automationRoutes, ...runRoutes],
   // A member's session reads them; changing them is the pipeline's settings (shared/member-roles.ts).
   sessionRoles: { write: 'MANAGER' },
-  components: namedComponents({ Automation, AutomationRun: Run }, { ...examples, ...runExamples }),
+  components: namedComponents({ Automation, AutomationRun: Run, AutomationRunListItem: RunListItem }, { ...examples, ...runExamples }),
   channels: automationChannels,
   workers: automationWorkers,
   ...changes,

@@ -34,4 +34,3 @@ export const inquiryListItem = {
 const { sourceId: _sourceId, ...inquiryFields } = inquiryListItem;
 export const inquiry = { ...inquiryFields, data: smsData };
 
-export const inquiryLead = { id: LEAD_ID, firstName: 'Olivia', lastName: 'Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', businessName: null };

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { inquiryCounterNames, inquiryKeys, fromInquiryItem, INQUIRY_CHANGES, type InquiryRecord } from './entity';
-import { leadKeys, withLeadDefaults } from '../leads/entity';
+import { leadKeys } from '../leads/entity';
+import { readLeadSummaries } from '../leads/read-summaries';
 import { ValidationError } from '#shared/errors';
 import type { Page } from '#shared/pagination';
 import { filterSignature } from '#shared/filters';
@@ -10,7 +11,7 @@ import { keys } from '#shared/store/keys';
 import { pageOfFiltered } from '#shared/store/match-page';
 import { countedPage, rangePage, type PageSource } from '#shared/store/query-page';
 import { idsSince, lastIdAt } from '#shared/store/retention';
-import { InquiryLead, type CallOutcome, type InquiryListItem, type InquirySource, type ListInquiriesQuery } from './schema';
+import { type CallOutcome, type InquiryListItem, type InquirySource, type ListInquiriesQuery } from './schema';
 import { toListItem } from './store';
 
 /** The list's filters but its window of creation: each combination of them has its index partition, or a lead's, filtered. */
@@ -45,19 +46,6 @@ function listSource(organizationId: string, { leadId, source, isRead, callOutcom
   return { source: source ? { index: 'gsi2', pk: index.gsi2pk, where } : { index: 'gsi1', pk: index.gsi1pk }, counter };
 }
 
-const LEAD_FIELDS = Object.keys(InquiryLead.entries);
-
-/** The leads of one page in one BatchGetItem (a page holds at most 100 distinct leads). */
-async function readInquiryLeads(organizationId: string, inquiries: InquiryRecord[]): Promise<Map<string, InquiryLead>> {
-  const leadIds = [...new Set(inquiries.map((inquiry) => inquiry.leadId))];
-  const items = await batchGetItems(
-    leadIds.map((leadId) => leadKeys.lead(organizationId, leadId)),
-    { attributes: LEAD_FIELDS },
-  );
-  return new Map(items.map((item) => v.parse(InquiryLead, withLeadDefaults(item))).map((lead) => [lead.id, lead]));
-}
-
-
 /**
  * The ids of the inquiries created at or after `createdSince` and before `createdBefore` (either may be absent): every
  * list partition is sorted by the inquiry id, a ULID of its createdAt, so they are a key range of it.
@@ -86,7 +74,7 @@ export async function listInquiriesPage(organizationId: string, { leadId, source
     return countedPage(ranged, organizationId, listed.counter, at);
   });
   const inquiries = found.items.map(fromInquiryItem);
-  const leads = expand === 'lead' || expand === 'both' ? await readInquiryLeads(organizationId, inquiries) : undefined;
+  const leads = expand === 'lead' || expand === 'both' ? await readLeadSummaries(organizationId, inquiries.map((inquiry) => inquiry.leadId)) : undefined;
   return { items: inquiries.map((inquiry) => toListItem(inquiry, expand, leads)), totalCount: found.totalCount ?? 0, page: request.page, limit: request.limit, nextCursor: found.nextCursor };
 }
 

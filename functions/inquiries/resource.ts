@@ -2,7 +2,7 @@ import { defineResource, namedComponents } from '#shared/resource';
 import { inquiryKeys, inquiryKeySamples } from './entity';
 import * as examples from './examples';
 import { inquiryRoutes } from './routes';
-import { CallData, ChatbotData, ChatMessage, EmailData, Inquiry, InquiryLead, InquiryListItem, SmsData, SmsMessage, TranscriptEntry, WebformData, WebformField } from './schema';
+import { CallData, ChatbotData, ChatMessage, EmailData, Inquiry, InquiryListItem, SmsData, SmsMessage, TranscriptEntry, WebformData, WebformField } from './schema';
 import { changes } from './changes';
 
 export const inquiries = defineResource({
@@ -11,7 +11,7 @@ export const inquiries = defineResource({
   // Members work inquiries: record one, mark it read or unread.
   sessionRoles: { write: 'MEMBER' },
   routes: inquiryRoutes,
-  components: namedComponents({ InquiryListItem, InquiryLead, Inquiry, CallData, TranscriptEntry, EmailData, ChatbotData, ChatMessage, SmsData, SmsMessage, WebformData, WebformField }, examples),
+  components: namedComponents({ InquiryListItem, Inquiry, CallData, TranscriptEntry, EmailData, ChatbotData, ChatMessage, SmsData, SmsMessage, WebformData, WebformField }, examples),
   ...changes,
   keys: [{ builders: inquiryKeys, samples: inquiryKeySamples }],
   zapier: {

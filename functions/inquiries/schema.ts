@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LeadSummary } from '../leads/summaries';
 import { Instant, PageQuery, PrefixedId, Timestamp, pageSchema } from '#shared/schema';
 import { callAnalysisRecord, callOutcomeRecord } from './call-analysis';
 import { booleanString } from '#shared/filters';
@@ -46,16 +47,6 @@ export type ListInquiriesQuery = v.InferOutput<typeof ListInquiriesQuery>;
 
 export const InquiryIdPath = v.object({ inquiryId: PrefixedId('inquiry', 'inquiryId') });
 
-/** The lead fields `expand=lead` adds to a list item. */
-export const InquiryLead = v.object({
-  id: v.string(),
-  firstName: v.nullable(v.string()),
-  lastName: v.nullable(v.string()),
-  email: v.nullable(v.string()),
-  phone: v.nullable(v.string()),
-  businessName: v.nullable(v.string()),
-});
-export type InquiryLead = v.InferOutput<typeof InquiryLead>;
 
 const inquiryFields = {
   id: v.string(),
@@ -80,7 +71,7 @@ export const InquiryListItem = v.object({
   /** expand=external or both. */
   externalInquiryId: v.optional(v.nullable(v.string())),
   /** expand=lead or both; null when the lead has been deleted. */
-  lead: v.optional(v.nullable(InquiryLead)),
+  lead: v.optional(v.nullable(LeadSummary)),
 });
 export type InquiryListItem = v.InferOutput<typeof InquiryListItem>;
 

@@ -1,3 +1,4 @@
+import type { LeadSummary } from '../leads/summaries';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -22,7 +23,6 @@ import {
   type Inquiry,
   type InquiryDataBySource,
   type InquiryExpansion,
-  type InquiryLead,
   type InquiryListItem,
   type InquirySource,
   type InquiryTag,
@@ -199,7 +199,7 @@ export function firstInquiryOfNewLead(organizationId: string, input: NewInquiry)
 }
 
 /** The list item of a record: its id in the source system with expand=external|both, its lead with expand=lead|both. */
-export function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: InquiryExpansion | undefined, leads?: Map<string, InquiryLead>): InquiryListItem {
+export function toListItem({ externalInquiryId, ...inquiry }: InquiryRecord, expand: InquiryExpansion | undefined, leads?: Map<string, LeadSummary>): InquiryListItem {
   return {
     ...inquiry,
     ...(expand === 'external' || expand === 'both' ? { externalInquiryId } : {}),

@@ -1,6 +1,7 @@
 import { defineResource, namedComponents } from '#shared/resource';
 import { leadKeys, leadKeySamples } from './entity';
 import * as examples from './examples';
+import { LeadSummary } from './summaries';
 import { leadRoutes } from './routes';
 import { Lead, LeadActivity } from './schema';
 import { changes } from './changes';
@@ -11,7 +12,7 @@ export const leads = defineResource({
   // Members work leads: add, change, move through the pipeline.
   sessionRoles: { write: 'MEMBER' },
   routes: leadRoutes,
-  components: namedComponents({ Lead, LeadActivity }, examples),
+  components: namedComponents({ Lead, LeadActivity, LeadSummary }, examples),
   ...changes,
   keys: [{ builders: leadKeys, samples: leadKeySamples }],
   zapier: {

@@ -1,13 +1,12 @@
 import { useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
-import { STATUS_LABELS, STEP_LABELS, STOPPED_REASONS } from '../format';
+import { leadName, STATUS_LABELS, STEP_LABELS, STOPPED_REASONS } from '../format';
 import { showProblem } from '../notices';
-import type { AutomationRun, AutomationStep, RunStatus } from '../types';
+import type { AutomationRun, AutomationRunListItem, AutomationStep, RunStatus } from '../types';
 import { Loading, More, Page, useLoad } from '../ui';
 import { OnSwitch, TRIGGER_WORDS } from './automations';
 import { BulkEnrol, ENROLLABLE } from './bulk-enrol';
-import { useLeadNames } from './lead-names';
 import { leadHref, RunList } from './runs';
 
 const RUN_FILTERS: [RunStatus | '', string][] = [
@@ -30,10 +29,10 @@ function stepInWords(step: AutomationStep): string {
 
 function Runs({ automationId }: { automationId: string }) {
   const [status, setStatus] = useState<RunStatus | ''>('');
-  const [extra, setExtra] = useState<{ runs: AutomationRun[]; cursor: string | null } | null>(null);
+  const [extra, setExtra] = useState<{ runs: AutomationRunListItem[]; cursor: string | null } | null>(null);
   /** A page of the runs shown (every status, or one), from where the page before ended. */
   const readRuns = (cursor?: string, signal?: AbortSignal) =>
-    answer(api.GET('/v1/automations/{automationId}/runs', { params: { path: { automationId }, query: { status: status || undefined, limit: 25, cursor } }, signal }));
+    answer(api.GET('/v1/automations/{automationId}/runs', { params: { path: { automationId }, query: { status: status || undefined, expand: 'lead', limit: 25, cursor } }, signal }));
   const loaded = useLoad(
     (signal) => {
       setExtra(null);
@@ -42,7 +41,6 @@ function Runs({ automationId }: { automationId: string }) {
     [automationId, status],
   );
   const runs = [...(loaded.data?.runs ?? []), ...(extra?.runs ?? [])];
-  const nameOf = useLeadNames(runs.map((run) => run.leadId));
   const cursor = extra ? extra.cursor : (loaded.data?.nextCursor ?? null);
   const more = async () => {
     try {
@@ -52,9 +50,11 @@ function Runs({ automationId }: { automationId: string }) {
       showProblem(error);
     }
   };
+  // A run changed here (cancelled) is answered without its lead: the one listed stays.
+  const replaced = (changed: AutomationRun) => (run: AutomationRunListItem) => (run.id === changed.id ? { ...changed, lead: run.lead } : run);
   const replace = (changed: AutomationRun) => {
-    if (loaded.data) loaded.set({ ...loaded.data, runs: loaded.data.runs.map((run) => (run.id === changed.id ? changed : run)) });
-    if (extra) setExtra({ ...extra, runs: extra.runs.map((run) => (run.id === changed.id ? changed : run)) });
+    if (loaded.data) loaded.set({ ...loaded.data, runs: loaded.data.runs.map(replaced(changed)) });
+    if (extra) setExtra({ ...extra, runs: extra.runs.map(replaced(changed)) });
   };
   return (
     <section aria-labelledby="runs-heading">
@@ -72,7 +72,7 @@ function Runs({ automationId }: { automationId: string }) {
       <Loading loaded={loaded} what="runs">
         {(page) => (
           <>
-            <RunList runs={runs} heading={(run) => ({ text: nameOf(run.leadId), href: leadHref(run) })} onChanged={replace} />
+            <RunList runs={runs} heading={(run) => ({ text: leadName(run.lead), href: leadHref(run) })} onChanged={replace} />
             <More shown={runs.length} total={page.totalCount} onMore={cursor ? more : undefined} />
           </>
         )}

@@ -1,11 +1,10 @@
 import { answer, api, listUntil } from '../api';
 import { segment } from '../url';
 import { consolePath } from '../base';
-import { STEP_LABELS } from '../format';
+import { leadName, STEP_LABELS } from '../format';
 import { usePlace } from '../router';
 import type { Automation, AutomationTemplate, TriggerEvent } from '../types';
 import { Loading, Page, useAction, useLoad } from '../ui';
-import { useLeadNames } from './lead-names';
 import { RunList } from './runs';
 import { runsStoppedByReply, STOPPED_DAYS } from './today-counts';
 
@@ -42,7 +41,6 @@ export function OnSwitch({ automation, describedBy, onChanged }: { automation: A
 /** The runs a reply stopped lately (Today's link), each under its lead's name. */
 function StoppedByReply() {
   const loaded = useLoad(runsStoppedByReply, []);
-  const nameOf = useLeadNames(loaded.data?.runs.map((run) => run.leadId) ?? []);
   return (
     <section aria-labelledby="stopped-heading">
       <h2 id="stopped-heading">Runs a reply stopped in the last {STOPPED_DAYS} days</h2>
@@ -54,7 +52,7 @@ function StoppedByReply() {
           <RunList
             runs={runs}
             heading={(run) => ({
-              text: `${nameOf(run.leadId)}, in ${automations.find((each) => each.id === run.automationId)?.name ?? 'an automation'}`,
+              text: `${leadName(run.lead)}, in ${automations.find((each) => each.id === run.automationId)?.name ?? 'an automation'}`,
               href: consolePath(`/leads/${segment(run.leadId)}`),
             })}
             onChanged={() => loaded.reload()}

@@ -33,7 +33,7 @@ function StepLine({ step }: { step: RunStep }) {
  * Runs with their steps; `names` gives each run's heading (its lead or its automation). A waiting run can be cancelled
  * (POST /v1/automation-runs/{id}/cancel), and the answer replaces it.
  */
-export function RunList({ runs, heading, onChanged }: { runs: AutomationRun[]; heading: (run: AutomationRun) => { text: string; href: string }; onChanged: (run: AutomationRun) => void }) {
+export function RunList<R extends AutomationRun>({ runs, heading, onChanged }: { runs: R[]; heading: (run: R) => { text: string; href: string }; onChanged: (run: AutomationRun) => void }) {
   const [busy, act] = useAction();
   if (runs.length === 0) return <p>No runs.</p>;
   return (

@@ -57,9 +57,9 @@ export async function quietQuotes(signal: AbortSignal): Promise<Count> {
   return { count: page.totalCount, atLeast: false };
 }
 
-/** The list of the runs a lead's reply stopped in the last STOPPED_DAYS, of every automation, the latest to stop first. */
+/** The list of the runs a lead's reply stopped in the last STOPPED_DAYS, of every automation, the latest to stop first, each with its lead. */
 const stoppedByReply = (limit: number, signal: AbortSignal) =>
-  answer(api.GET('/v1/automation-runs', { params: { query: { stoppedReason: 'lead.replied', stoppedSince: quietSince(STOPPED_DAYS), limit } }, signal }));
+  answer(api.GET('/v1/automation-runs', { params: { query: { stoppedReason: 'lead.replied', stoppedSince: quietSince(STOPPED_DAYS), expand: 'lead', limit } }, signal }));
 
 /** The runs a lead's reply stopped lately, of every automation, the latest to stop first (the first 100). */
 export async function runsStoppedByReply(signal: AbortSignal) {

@@ -1,3 +1,4 @@
+import { leadSummary } from '../../leads/examples';
 /** A run's example in the OpenAPI document: the quote follow-up, its text due at 22:00 in Sydney deferred to 08:00 by quiet hours, then the member told. */
 export const automationRun = {
   id: 'run_01JD9V3K7P2M5Q8T1W4Y6Z0B3C',
@@ -18,3 +19,6 @@ export const automationRun = {
   createdAt: '2026-11-20T11:00:04.118Z',
   updatedAt: '2026-11-22T21:00:01.390Z',
 };
+
+/** A run as a list shows it with `expand=lead`: its lead beside it. */
+export const automationRunListItem = { ...automationRun, lead: { ...leadSummary, id: automationRun.leadId } };

@@ -15,9 +15,12 @@ export const listAutomationRuns = listRow({
   description: prose`
     Every run of the automation (each lead it was started for, by an event or by hand), newest first, or those in one
     \`status\`; \`updatedSince\` reads the runs changed since, oldest change first, a run changing with each of its
-    steps. Each run shows every step: when it was due, when it ran and what it did.
+    steps. Each run shows every step: when it was due, when it ran and what it did. \`expand=lead\` adds each run’s
+    lead (\`lead\`), so a list shows whom each run is for in one request.
   `,
   tag: TAG,
+  // BatchGetItem: the page's leads, with expand=lead.
+  dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
   // gsi1: the automation's runs; gsi6: their change log (updatedSince).
   indexes: ['gsi1', 'gsi6'],
   request: { path: AutomationIdPath, query: ListRunsQuery },
@@ -93,10 +96,11 @@ export const listStoppedAutomationRuns = listRow({
     follow-up stopped as it should), \`stoppedSince\` those stopped at or after an instant. A stopped run never changes
     again, so \`stoppedSince\` is how a poller reads what stopped since its last read: the list takes no
     \`updatedSince\`. Runs that are still going, completed or failed are listed per automation
-    (GET /v1/automations/{automationId}/runs).
+    (GET /v1/automations/{automationId}/runs). \`expand=lead\` adds each run’s lead (\`lead\`).
   `,
   tag: TAG,
-  dynamodb: ['Query'],
+  // BatchGetItem: the page's leads, with expand=lead.
+  dynamodb: ['Query', 'BatchGetItem'],
   // gsi2: every stopped run; gsi3: one reason's.
   indexes: ['gsi2', 'gsi3'],
   request: { query: ListStoppedRunsQuery },

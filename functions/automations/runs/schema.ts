@@ -2,13 +2,21 @@ import * as v from 'valibot';
 import { Instant, PageQuery, PrefixedId, pageSchema } from '#shared/schema';
 import { STEP_TYPES } from '../steps/schema';
 import { RUN_STATUSES, RUN_STOPPED_REASONS, runEntity } from './attributes';
+import { LeadSummary } from '../../leads/summaries';
 
 /** One lead's way through one version of an automation: where it is, what each step did, and how it ended. */
 export const Run = runEntity.Record;
 export type Run = v.InferOutput<typeof Run>;
 
 export const RunResponse = v.object({ run: Run });
-export const RunPage = pageSchema('runs', Run);
+
+/** A run as a list shows it: with `expand=lead`, its lead beside it (null once the lead is deleted). */
+export const RunListItem = v.object({ ...Run.entries, lead: v.optional(v.nullable(LeadSummary)) });
+export type RunListItem = v.InferOutput<typeof RunListItem>;
+export const RunPage = pageSchema('runs', RunListItem);
+
+/** What a list of runs adds beside each: `lead`, its lead, so a list shows whom each run is for in one request. */
+const RunExpansion = v.optional(v.pipe(v.picklist(['lead'], 'expand must be lead'), v.description('`lead` adds each run’s lead (`lead`, null once the lead is deleted).')));
 
 export const AutomationIdPath = v.object({ automationId: PrefixedId('automation', 'automationId') });
 export const RunIdPath = v.object({ runId: PrefixedId('run', 'runId') });
@@ -16,6 +24,7 @@ export const RunIdPath = v.object({ runId: PrefixedId('run', 'runId') });
 export const ListRunsQuery = v.object({
   ...PageQuery.entries,
   status: v.optional(v.pipe(v.picklist(RUN_STATUSES, `status must be one of ${RUN_STATUSES.join(', ')}`), v.description('Only the runs in this status.'))),
+  expand: RunExpansion,
 });
 export type ListRunsQuery = v.InferOutput<typeof ListRunsQuery>;
 
@@ -26,6 +35,7 @@ export const ListStoppedRunsQuery = v.object({
   cursor: PageQuery.entries.cursor,
   stoppedReason: v.optional(v.pipe(v.picklist(RUN_STOPPED_REASONS, `stoppedReason must be one of ${RUN_STOPPED_REASONS.join(', ')}`), v.description('Only the runs stopped for this reason (`lead.replied`: the lead answered).'))),
   stoppedSince: v.optional(Instant('stoppedSince', 'Only the runs stopped at or after this instant.')),
+  expand: RunExpansion,
 });
 export type ListStoppedRunsQuery = v.InferOutput<typeof ListStoppedRunsQuery>;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi, type Client } from '../../../test/support/api';
 import { leadWithPhone, runsOf, sydneyAutomations } from '../../../test/support/automations';
 import { created } from '../../../test/support/fixtures';
+import { countDynamoCalls } from '../../../test/support/dynamo-calls';
 
 /** GET /v1/automation-runs: the runs that stopped, of every automation, the latest to stop first. */
 const api = useTestApi({ events: true, clock: 'manual' });
@@ -61,6 +62,34 @@ describe('GET /v1/automation-runs', () => {
     // The instant with its offset: the same moment as in UTC.
     const sydney = new Date(Date.parse(runs.cancelled.updatedAt) + 11 * 3_600_000).toISOString().replace('Z', '+11:00');
     expect(await idsOf(client, `?stoppedSince=${encodeURIComponent(sydney)}`)).toEqual([runs.cancelled.id]);
+  });
+
+  it('adds each run’s lead with expand=lead, on the stopped runs and an automation’s runs, in one read of the page’s leads; a deleted lead is null', async () => {
+    const { client, runs } = await threeFollowUps();
+    const leadOf = async (leadId: string) => {
+      const { id, firstName, lastName, email, phone, businessName } = (await client.get(`/v1/leads/${leadId}`)).body.lead;
+      return { id, firstName, lastName, email, phone, businessName };
+    };
+    const [repliedLead, cancelledLead] = [await leadOf(runs.replied.leadId), await leadOf(runs.cancelled.leadId)];
+    expect(repliedLead).toMatchObject({ firstName: 'Olivia', lastName: 'Nguyen', phone: '+61412555301' });
+    expect(await stoppedRuns(client, '?expand=lead')).toMatchObject({ runs: [{ ...runs.cancelled, lead: cancelledLead }, { ...runs.replied, lead: repliedLead }], totalCount: 2 });
+    // Without it, no lead.
+    expect((await stoppedRuns(client)).runs.every((run) => !('lead' in run))).toBe(true);
+    const calls = await countDynamoCalls(() => client.get(`/v1/automations/${runs.waiting.automationId}/runs?expand=lead&limit=3`));
+    expect(calls.filter((call) => call === 'BatchGetItemCommand')).toHaveLength(1);
+    // A deleted lead's runs stay, listed by their automation.
+    expect((await client.delete(`/v1/leads/${runs.cancelled.leadId}`)).status).toBe(200);
+    const automationRuns = await client.get(`/v1/automations/${runs.waiting.automationId}/runs?expand=lead`);
+    expect(automationRuns.status, JSON.stringify(automationRuns.body)).toBe(200);
+    const listed = automationRuns.body.runs as { leadId: string; lead: unknown }[];
+    expect(listed).toHaveLength(3);
+    expect(listed.find((run) => run.leadId === runs.cancelled.leadId)).toMatchObject({ lead: null });
+    expect(listed.find((run) => run.leadId === runs.replied.leadId)?.lead).toEqual(repliedLead);
+    // One letter off, or another record's expansion, is refused naming the parameter.
+    for (const expand of ['leads', 'external', 'Lead']) {
+      const refused = await client.get(`/v1/automation-runs?expand=${expand}`);
+      expect([refused.status, refused.body.error.details[0].path]).toEqual([400, 'expand']);
+    }
   });
 
   it('pages by limit and cursor', async () => {

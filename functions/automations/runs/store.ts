@@ -12,7 +12,8 @@ import { setFields, type Condition } from '#shared/store/update-fields';
 import type { StopCondition } from '../catalog';
 import { ENDED_RUN_STATUSES, type RunStatus, type RunStep } from './attributes';
 import { fromRunItem, fromRunStateItem, runKeys, toRunItem, type RunState, type WatchedKey } from './entity';
-import type { ListLeadRunsQuery, ListRunsQuery, ListStoppedRunsQuery, Run } from './schema';
+import type { ListLeadRunsQuery, ListRunsQuery, ListStoppedRunsQuery, Run, RunListItem } from './schema';
+import { readLeadSummaries } from '../../leads/read-summaries';
 import { leadKeys } from '../../leads/entity';
 import { NotFoundError } from '#shared/errors';
 
@@ -156,11 +157,18 @@ export async function activeRunIdsOf(organizationId: string, automationId: strin
  * A page of an automation's runs, newest first, of one status when asked (the automation's runs are read whole, so the
  * count is exact), or those changed since `updatedSince`, oldest change first, from their change log.
  */
-export async function listRunsPage(organizationId: string, automationId: string, { status, ...request }: ListRunsQuery): Promise<Page<Run>> {
+export async function listRunsPage(organizationId: string, automationId: string, { status, expand, ...request }: ListRunsQuery): Promise<Page<RunListItem>> {
   const keep = (item: Record<string, unknown>) => status === undefined || item.status === status;
   const log = { partition: runKeys.runChanges(organizationId, automationId).gsi6pk, filters: { status } };
   const page = await listOrChanges(request, log, (at) => pageOfFiltered(runKeys.runsOfAutomation(organizationId, automationId), keep, `status=${status ?? ''}`, at));
-  return { items: page.items.map(fromRunItem), totalCount: page.totalCount ?? 0, page: request.page, limit: request.limit, nextCursor: page.nextCursor };
+  return { items: await withLeads(organizationId, page.items.map(fromRunItem), expand), totalCount: page.totalCount ?? 0, page: request.page, limit: request.limit, nextCursor: page.nextCursor };
+}
+
+/** With `expand=lead`, each run with its lead, the page's leads read in one BatchGetItem. */
+async function withLeads(organizationId: string, runs: Run[], expand: 'lead' | undefined): Promise<RunListItem[]> {
+  if (expand !== 'lead' || runs.length === 0) return runs;
+  const leads = await readLeadSummaries(organizationId, runs.map((run) => run.leadId));
+  return runs.map((run) => ({ ...run, lead: leads.get(run.leadId) ?? null }));
 }
 
 /**
@@ -187,10 +195,10 @@ export async function leadRepliedSince(organizationId: string, leadId: string, s
  * The runs that stopped, of every automation or of one reason, newest stop first, and their exact count: a key range of
  * the stopped runs' index (from `stoppedSince` on, when given).
  */
-export async function listStoppedRunsPage(organizationId: string, { stoppedReason, stoppedSince, page, limit, cursor }: ListStoppedRunsQuery): Promise<Page<Run>> {
+export async function listStoppedRunsPage(organizationId: string, { stoppedReason, stoppedSince, expand, page, limit, cursor }: ListStoppedRunsQuery): Promise<Page<RunListItem>> {
   const source: PageSource = { ...runKeys.stoppedRuns(organizationId, stoppedReason), ...(stoppedSince === undefined ? {} : { skBetween: [stoppedSince, '~'] as [string, string] }) };
   const found = await rangePage(source, { page, limit, cursor });
-  return { items: found.items.map(fromRunItem), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
+  return { items: await withLeads(organizationId, found.items.map(fromRunItem), expand), totalCount: found.totalCount, page, limit, nextCursor: found.nextCursor };
 }
 
 /**
