@@ -4178,6 +4178,7 @@ export interface components {
             isEnabled: boolean;
             disabledReason: ("GONE" | "FAILING" | "EXPIRED") | null;
             expiresAt: string | null;
+            failingSince: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4209,6 +4210,7 @@ export interface components {
             isEnabled: boolean;
             disabledReason: ("GONE" | "FAILING" | "EXPIRED") | null;
             expiresAt: string | null;
+            failingSince: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

@@ -249,6 +249,19 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByText(`Enrolled ${newLeads} of ${newLeads} leads.`).waitFor();
     expect([await progress.getAttribute('value'), await progress.getAttribute('max')]).toEqual([String(newLeads), String(newLeads)]);
     expect((await client.get(`/v1/automations/${automation.id}/runs?limit=1`)).body.totalCount).toBe(newLeads);
+    // The runs are listed under their leads' names, from the list itself (expand=lead): no lead is read on its own.
+    const leadReads: string[] = [];
+    page.on('request', (request) => {
+      if (/\/v1\/leads\/lead_/.test(request.url())) leadReads.push(request.url());
+    });
+    await page.reload();
+    const shown = page.locator('ul.runs > li.run h3');
+    type Lead = { firstName: string | null; lastName: string | null; businessName: string | null; phone: string | null; email: string | null };
+    const listed = (await client.get(`/v1/automations/${automation.id}/runs?expand=lead&limit=25`)).body.runs as { lead: Lead }[];
+    const names = listed.map(({ lead }) => [lead.firstName, lead.lastName].filter(Boolean).join(' ') || lead.businessName || lead.phone || lead.email);
+    expect(names).toHaveLength(Math.min(newLeads, 25));
+    await expect.poll(() => shown.allTextContents()).toEqual(names);
+    expect(leadReads).toEqual([]);
     await page.close();
   }, 300_000);
 

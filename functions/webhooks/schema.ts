@@ -79,6 +79,8 @@ export const Webhook = v.object({
   disabledReason: v.nullable(v.picklist(DISABLED_REASONS)),
   /** When the subscription ends by itself; null when it does not. */
   expiresAt: v.nullable(Timestamp),
+  /** Since when every delivery attempt has failed (the first failure after a success); null while none has failed since the last success. */
+  failingSince: v.nullable(Timestamp),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -596,7 +596,8 @@ describe('webhook deliveries', () => {
     for (const attempt of deliveries) expect(attempt).toMatchObject({ eventId: received[0]!.headers['webhook-id'], eventType: 'lead.created', error: null, durationMs: expect.any(Number) });
     expect(deliveries[0].nextAttemptAt).toBeNull();
     expect(Date.parse(deliveries[1].nextAttemptAt)).toBeGreaterThan(Date.parse(deliveries[1].attemptedAt));
-    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ isEnabled: true, disabledReason: null });
+    // Its success ends the failing: no longer failing since its first failure.
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ isEnabled: true, disabledReason: null, failingSince: null });
   });
 
   it('records a receiver that does not listen as an error without a status code', async () => {
@@ -613,6 +614,8 @@ describe('webhook deliveries', () => {
     // Whatever else is listed is that retry: the same event, refused the same way.
     expect(deliveries.map((delivery: { attempt: number }) => delivery.attempt).sort()).toEqual(deliveries.length === 1 ? [1] : [1, 2]);
     for (const delivery of deliveries) expect(delivery).toMatchObject({ eventId: attempt.eventId, status: 'FAILED', statusCode: null, error: 'connection refused' });
+    // Failing since its first failed attempt, and still on.
+    expect((await client.get(`/v1/webhooks/${webhook.id}`)).body.webhook).toMatchObject({ isEnabled: true, failingSince: attempt.attemptedAt });
     await client.delete(`/v1/webhooks/${webhook.id}`);
   });
 

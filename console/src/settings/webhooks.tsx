@@ -130,9 +130,7 @@ export function Webhooks() {
   const failingOnly = params.get('webhooks') === 'failing';
   const loaded = useLoad(async (signal) => {
     const { items } = await listUntil((limit, cursor) => api.GET('/v1/webhooks', { params: { query: { limit, cursor } }, signal }), 'webhooks');
-    if (!failingOnly) return items;
-    const failing = await Promise.all(items.map((webhook) => isFailing(webhook, signal)));
-    return items.filter((_, at) => failing[at]);
+    return failingOnly ? items.filter(isFailing) : items;
   }, [failingOnly]);
   return (
     <>
