@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Create an automation, from scratch or from a recipe
-         * @description An automation runs its steps (texts, notes, status moves, webhooks, waits) for each event of its trigger. `name`, `trigger` and `steps` are required, unless `fromTemplate` names a recipe (GET /v1/automation-templates): the recipe’s fields are taken, each replaced whole by the same field of the body, and the result checked as any create. The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. Each refusal is a 400 naming the field (`steps.2.duration`). An organization has at most 50 automations: another answers 409 LIMIT_REACHED. The first write that gives an automation a `webhook` step answers `signingSecret`, shown only then.
+         * @description An automation runs its steps (texts, notes, status moves, webhooks, waits) for each event of its trigger. `name`, `trigger` and `steps` are required, unless `fromTemplate` names a recipe (GET /v1/automation-templates): the recipe’s fields are taken, each replaced whole by the same field of the body, and the result checked as any create (a recipe with a part to fill in is made off). The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. A text may hold a part for the owner to write, `[[…]]` (a recipe’s `[[your review page link]]`): the automation is saved, but cannot be on while one is left, and an `isEnabled` of true then answers 400 naming the step’s `template`. Each refusal is a 400 naming the field (`steps.2.duration`). An organization has at most 50 automations: another answers 409 LIMIT_REACHED. The first write that gives an automation a `webhook` step answers `signingSecret`, shown only then.
          */
         post: operations["createAutomation"];
         delete?: never;
@@ -331,7 +331,7 @@ export interface paths {
         head?: never;
         /**
          * Change any subset of an automation’s fields
-         * @description Fields left out keep their values; `steps`, `trigger` and `quietHours` are replaced whole. Every change is a new `version`: runs already started follow the version they started with. The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. Each refusal is a 400 naming the field (`steps.2.duration`). Disabling stops new runs; runs under way go on.
+         * @description Fields left out keep their values; `steps`, `trigger` and `quietHours` are replaced whole. Every change is a new `version`: runs already started follow the version they started with. The trigger’s filter may name only its fields (`trigger.filter.tag`), with values of their lists; a wait lasts 1 minute to 365 days; `before` counts back only from a time the trigger’s record has; a template names only variables its trigger supplies, and gives a fallback to one that may be empty (`{{lead.firstName|there}}`); a `notify_member` step names a member of the organization who has a phone; a `webhook` step’s URL must not point at a private, loopback or link-local address. A text may hold a part for the owner to write, `[[…]]` (a recipe’s `[[your review page link]]`): the automation is saved, but cannot be on while one is left, and an `isEnabled` of true then answers 400 naming the step’s `template`. Each refusal is a 400 naming the field (`steps.2.duration`). Disabling stops new runs; runs under way go on.
          */
         patch: operations["updateAutomation"];
         trace?: never;
@@ -4166,6 +4166,7 @@ export interface components {
          *       "isEnabled": true,
          *       "disabledReason": null,
          *       "expiresAt": null,
+         *       "failingSince": null,
          *       "createdAt": "2026-10-30T02:11:45.120Z",
          *       "updatedAt": "2026-10-30T02:11:45.120Z"
          *     }
@@ -4197,6 +4198,7 @@ export interface components {
          *       "isEnabled": true,
          *       "disabledReason": null,
          *       "expiresAt": null,
+         *       "failingSince": null,
          *       "createdAt": "2026-10-30T02:11:45.120Z",
          *       "updatedAt": "2026-10-30T02:11:45.120Z",
          *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3Qh8zFZZ0Wo="
@@ -7404,6 +7406,11 @@ export interface operations {
                                     url: string;
                                 })[];
                                 stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+                                /**
+                                 * @description false: a step’s text holds a part for you to fill in (`[[…]]`), so it is made off.
+                                 * @constant
+                                 */
+                                isEnabled?: false;
                             };
                         }[];
                     };

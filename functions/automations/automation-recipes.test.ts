@@ -307,7 +307,14 @@ describe('each recipe from its template', () => {
     const { client, organizationId } = await sydneyOrganization();
     const member = await created(client, '/v1/organization/members', 'member', { email: 'sam@example.com', firstName: 'Sam', lastName: 'Lee' });
     const lead = await leadWithPhone(client, '+61412555096');
-    const automation = await fromTemplate(client, 'review_request');
+    const made = await fromTemplate(client, 'review_request');
+    // Made off: its text holds a part for the owner to write, and it cannot be switched on until they have.
+    expect(made).toMatchObject({ isEnabled: false, steps: [{ type: 'wait' }, { template: expect.stringContaining('[[your review page link]]') }] });
+    const switchedOn = await client.patch(`/v1/automations/${made.id}`, { isEnabled: true });
+    expect([switchedOn.status, switchedOn.body.error.details]).toEqual([400, [{ path: 'steps.1.template', message: '[[your review page link]] is yours to fill in: replace it before the automation is switched on' }]]);
+    const written = 'Thanks for choosing {{organization.name}}, {{lead.firstName|there}}! Would you leave us a review? https://g.page/r/plumbing/review';
+    const automation = (await client.patch(`/v1/automations/${made.id}`, { isEnabled: true, steps: [made.steps[0], { type: 'send_sms', template: written }] })).body.automation;
+    expect(automation).toMatchObject({ isEnabled: true, steps: [{ type: 'wait' }, { template: written }] });
     const startsAt = (await untilLocal('09:00')) + DAY_MS;
     const appointment = await created(client, '/v1/appointments', 'appointment', { leadId: lead.id, title: 'Tap washer', startsAt: iso(startsAt), endsAt: iso(startsAt + 3_600_000), attendees: [{ userId: member.user.id }] });
     await advanceTo(startsAt + 3_600_000);
@@ -317,7 +324,36 @@ describe('each recipe from its template', () => {
     await advanceTo(completedAt + 2 * 3_600_000 - 60_000);
     expect(sentFor(organizationId)).toEqual([]);
     await advanceTo(completedAt + 2 * 3_600_000);
-    expect(sentFor(organizationId, lead.phone)).toHaveLength(1);
+    expect(sentFor(organizationId, lead.phone).map(({ body }) => body)).toEqual([expect.stringContaining('https://g.page/r/plumbing/review')]);
     expect(await onlyRunOf(client, automation.id)).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  it('never has an automation on with a part left to fill in: made on, switched on, or a step written with one while on answers 400 naming the step; one bracket or a filled part is no fill-in', async () => {
+    const { client } = await sydneyOrganization();
+    const refusal = (res: { status: number; body: { error?: { details?: { path: string }[] } } }) => [res.status, res.body.error?.details?.map(({ path }) => path)];
+    expect(refusal(await client.post('/v1/automations', { fromTemplate: 'review_request', isEnabled: true }))).toEqual([400, ['steps.1.template']]);
+    const on = await fromTemplate(client, 'missed_call_text_back');
+    const drafted = { type: 'send_sms', template: 'Hi {{lead.firstName|there}}, [[your offer]] and [[your link]]' };
+    const stepped = await client.patch(`/v1/automations/${on.id}`, { steps: [drafted] });
+    expect(refusal(stepped)).toEqual([400, ['steps.0.template', 'steps.0.template']]);
+    expect((await client.get(`/v1/automations/${on.id}`)).body.automation).toMatchObject({ version: on.version, steps: on.steps });
+    // Off, the same text is saved; a single bracket is the text's own.
+    expect((await client.patch(`/v1/automations/${on.id}`, { isEnabled: false, steps: [drafted] })).status).toBe(200);
+    const plain = { type: 'send_sms', template: 'Hi {{lead.firstName|there}}, reply [YES] to book [today]' };
+    expect((await client.patch(`/v1/automations/${on.id}`, { isEnabled: true, steps: [plain] })).body.automation).toMatchObject({ isEnabled: true, steps: [plain] });
+  });
+
+  it('keeps a draft off when it is switched on as its part is filled in, at once: on only with the part filled', async () => {
+    const { client } = await sydneyOrganization();
+    for (let round = 0; round < 3; round++) {
+      const draft = await fromTemplate(client, 'review_request');
+      const filled = { type: 'send_sms', template: 'Would you leave us a review? https://g.page/r/plumbing/review' };
+      const [switched, written] = await Promise.all([client.patch(`/v1/automations/${draft.id}`, { isEnabled: true }), client.patch(`/v1/automations/${draft.id}`, { steps: [draft.steps[0], filled] })]);
+      expect(written.status).toBe(200);
+      expect([200, 400]).toContain(switched.status);
+      const now = (await client.get(`/v1/automations/${draft.id}`)).body.automation;
+      expect(now.steps[1]).toEqual(filled);
+      expect(now.isEnabled).toBe(switched.status === 200);
+    }
   });
 });

@@ -8,6 +8,8 @@ export interface RecipeAutomation {
   steps: readonly Step[];
   stopWhen?: readonly StopCondition[];
   quietHours?: QuietHours;
+  /** Off for a recipe with a part to fill in (`[[…]]`): it can be switched on once the owner has written it. */
+  isEnabled?: false;
 }
 
 export interface Recipe {
@@ -79,11 +81,12 @@ export const RECIPES = [
   {
     id: 'review_request',
     name: 'Review request',
-    description: 'Asks for a review two hours after a job is marked completed. Replace the link with your own review page.',
+    description: 'Asks for a review two hours after a job is marked completed. Made off: replace [[your review page link]] with the link to your review page, then switch it on.',
     automation: {
       name: 'Review request',
       trigger: { event: 'appointment.completed' },
-      steps: [{ type: 'wait', duration: 'PT2H' }, sms('Thanks for choosing {{organization.name}}, {{lead.firstName|there}}! Would you leave us a review? https://example.com/review')],
+      steps: [{ type: 'wait', duration: 'PT2H' }, sms('Thanks for choosing {{organization.name}}, {{lead.firstName|there}}! Would you leave us a review? [[your review page link]]')],
+      isEnabled: false,
     },
   },
 ] as const satisfies readonly Recipe[];

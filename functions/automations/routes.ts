@@ -18,7 +18,9 @@ const CHECKS = prose`
   minute to 365 days; \`before\` counts back only from a time the trigger’s record has; a template names only variables
   its trigger supplies, and gives a fallback to one that may be empty (\`{{lead.firstName|there}}\`); a
   \`notify_member\` step names a member of the organization who has a phone; a \`webhook\` step’s URL must not point at
-  a private, loopback or link-local address. Each refusal is a 400 naming the field (\`steps.2.duration\`).
+  a private, loopback or link-local address. A text may hold a part for the owner to write, \`[[…]]\` (a recipe’s
+  \`[[your review page link]]\`): the automation is saved, but cannot be on while one is left, and an \`isEnabled\` of
+  true then answers 400 naming the step’s \`template\`. Each refusal is a 400 naming the field (\`steps.2.duration\`).
 `;
 
 export const createAutomation = automationRows.create({
@@ -26,7 +28,8 @@ export const createAutomation = automationRows.create({
   description: prose`
     An automation runs its steps (texts, notes, status moves, webhooks, waits) for each event of its trigger. \`name\`,
     \`trigger\` and \`steps\` are required, unless \`fromTemplate\` names a recipe (GET /v1/automation-templates): the
-    recipe’s fields are taken, each replaced whole by the same field of the body, and the result checked as any create.
+    recipe’s fields are taken, each replaced whole by the same field of the body, and the result checked as any create
+    (a recipe with a part to fill in is made off).
     ${CHECKS} An organization has at most ${LIMITS.automationsPerOrganization} automations: another answers 409
     LIMIT_REACHED. The first write that gives an automation a \`webhook\` step answers \`signingSecret\`, shown only
     then.

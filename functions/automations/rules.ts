@@ -14,7 +14,7 @@ import { recipeOf } from './recipes';
 import { unhandledStep } from './steps/schema';
 import type { Automation, AutomationChanges, CreateAutomationBody } from './schema';
 import { deleteAutomation, getAutomation, insertAutomation, memberReach, writeAutomationVersion } from './store';
-import { templateFaults } from './steps/templates';
+import { fillInsOf, templateFaults } from './steps/templates';
 
 export const AUTOMATION_NOT_FOUND = 'Automation not found';
 const notFound = () => new NotFoundError(AUTOMATION_NOT_FOUND);
@@ -42,6 +42,13 @@ function stepFaults({ trigger, steps }: Pick<Fields, 'trigger' | 'steps'>): Erro
         return unhandledStep(step);
     }
   });
+}
+
+/** The parts of the steps' texts still to be filled in (`[[…]]`), each a fault while the automation is on. */
+function unfilled(steps: Fields['steps']): ErrorDetail[] {
+  return steps.flatMap((step, i) =>
+    'template' in step ? fillInsOf(step.template).map((fillIn) => ({ path: `steps.${i}.template`, message: `${fillIn} is yours to fill in: replace it before the automation is switched on` })) : [],
+  );
 }
 
 /** What the steps reach beyond the automation: each member to text (the organization's, with a phone), each webhook URL (not private). */
@@ -73,7 +80,7 @@ async function reachFaults(organizationId: string, steps: Fields['steps']): Prom
 
 /** Checks what the schema cannot: the steps against the trigger's record and variables, and (when the steps are new) what they reach. */
 async function check(organizationId: string, fields: Fields, { stepsSent }: { stepsSent: boolean }): Promise<void> {
-  const faults = stepFaults(fields);
+  const faults = [...stepFaults(fields), ...(fields.isEnabled ? unfilled(fields.steps) : [])];
   if (faults.length === 0 && stepsSent) faults.push(...(await reachFaults(organizationId, fields.steps)));
   if (faults.length > 0) throw new ValidationError(faults);
 }

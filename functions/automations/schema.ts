@@ -52,6 +52,12 @@ export const AutomationTemplate = v.object({
   name: v.string(),
   description: v.string(),
   /** The automation it makes, as a create takes it. */
-  automation: v.object({ name: v.string(), trigger: Automation.entries.trigger, steps: Automation.entries.steps, stopWhen: v.optional(Automation.entries.stopWhen) }),
+  automation: v.object({
+    name: v.string(),
+    trigger: Automation.entries.trigger,
+    steps: Automation.entries.steps,
+    stopWhen: v.optional(Automation.entries.stopWhen),
+    isEnabled: v.optional(v.pipe(v.literal(false), v.description('false: a step’s text holds a part for you to fill in (`[[…]]`), so it is made off.'))),
+  }),
 });
 export const AutomationTemplateList = v.object({ templates: v.array(AutomationTemplate) });

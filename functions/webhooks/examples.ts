@@ -10,6 +10,7 @@ export const webhook = {
   isEnabled: true,
   disabledReason: null,
   expiresAt: null,
+  failingSince: null,
   createdAt: '2026-10-30T02:11:45.120Z',
   updatedAt: '2026-10-30T02:11:45.120Z',
 };

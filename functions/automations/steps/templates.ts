@@ -30,6 +30,15 @@ export function renderTemplate(template: string, values: TemplateValues): string
   });
 }
 
+/**
+ * A part of a template for the owner to write (`[[your review page link]]`), as a recipe leaves it: an automation may be
+ * saved holding one, but not switched on, so no customer is ever sent it.
+ */
+const FILL_IN = /\[\[[^[\]]*\]\]/g;
+
+/** Each `[[…]]` of the template still to be filled in, as written. */
+export const fillInsOf = (template: string): string[] => template.match(FILL_IN) ?? [];
+
 /** Every variable a template of any trigger may name. */
 const KNOWN_VARIABLES = new Set<string>([...COMMON_VARIABLES, ...Object.values(TRIGGERS).flatMap((trigger) => trigger.variables)]);
 
