@@ -273,8 +273,22 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     const card = page.locator('li.card', { hasText: 'Mia Thompson' });
     await card.dragTo(page.locator('section', { has: page.getByRole('heading', { level: 2, name: /^Contacted/ }) }));
     await expect.poll(async () => (await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('CONTACTED');
-    await page.locator('li.card', { hasText: 'Mia Thompson' }).getByLabel('Move to…').selectOption('QUALIFIED');
+    // By keyboard: arrowing through the list moves nothing; Move moves it once, to where the list stopped.
+    const moving = page.locator('li.card', { hasText: 'Mia Thompson' });
+    const patches: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().includes(`/v1/leads/${lead.id}`)) patches.push(request.postData() ?? '');
+    });
+    await moving.getByLabel('Move to…').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await moving.getByLabel('Move to…').inputValue()).toBe('QUOTED');
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('CONTACTED');
+    await moving.getByLabel('Move to…').selectOption('QUALIFIED');
+    expect(patches).toEqual([]);
+    await moving.getByRole('button', { name: 'Move' }).click();
     await expect.poll(async () => (await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('QUALIFIED');
+    expect(patches.map((body) => JSON.parse(body))).toEqual([{ status: 'QUALIFIED' }]);
 
     await page.goto(`${api.url}/console/leads/${lead.id}`);
     await page.getByLabel('Reply').fill('Hi Mia, we can come by at 2 pm today.');

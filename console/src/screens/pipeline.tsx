@@ -22,6 +22,10 @@ const isStatus = (value: string | null): value is LeadStatus => LEAD_STATUSES.in
 
 function Card({ lead, currency, onMove }: { lead: Lead; currency: string; onMove: (lead: Lead, to: LeadStatus) => void }) {
   const titleId = `card-${lead.id}`;
+  // The list only chooses: a select changes with every arrow key, and each move is a status change with its webhooks
+  // and automations, so the move is the button's.
+  const [target, setTarget] = useState<LeadStatus>(lead.status);
+  useEffect(() => setTarget(lead.status), [lead.status]);
   return (
     <li
       class="card"
@@ -41,14 +45,19 @@ function Card({ lead, currency, onMove }: { lead: Lead; currency: string; onMove
         {money(lead.value, currency)} · here since {when(lead.statusChangedAt ?? lead.createdAt)}
       </p>
       <label for={`move-${lead.id}`}>Move to…</label>
-      <select id={`move-${lead.id}`} aria-describedby={titleId} value={lead.status} onChange={(e) => onMove(lead, e.currentTarget.value as LeadStatus)}>
-        <Options values={LEAD_STATUSES} labels={STATUS_LABELS} />
-      </select>
+      <div class="move">
+        <select id={`move-${lead.id}`} aria-describedby={titleId} value={target} onChange={(e) => setTarget(e.currentTarget.value as LeadStatus)}>
+          <Options values={LEAD_STATUSES} labels={STATUS_LABELS} />
+        </select>
+        <button type="button" aria-describedby={titleId} disabled={target === lead.status} onClick={() => onMove(lead, target)}>
+          Move
+        </button>
+      </div>
     </li>
   );
 }
 
-/** The board: a column per lead status; a card moves by drag and drop or its "Move to…" select (PATCH status). */
+/** The board: a column per lead status; a card moves by drag and drop or its "Move to…" select and Move button (PATCH status). */
 export function Pipeline() {
   const { query: params } = usePlace();
   const only = params.get('status');
@@ -136,7 +145,7 @@ export function Pipeline() {
           <a href={consolePath('/pipeline')}>Show the whole board</a>
         </p>
       )}
-      <p class="hint">Drag a card to another column, or choose where to move it with its “Move to…” list.</p>
+      <p class="hint">Drag a card to another column, or choose where to move it in its “Move to…” list and press Move.</p>
       <Loading loaded={loaded} what="the pipeline">
         {(board) => (
           <div class="board">
