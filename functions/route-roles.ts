@@ -9,6 +9,7 @@ export const ROUTES_ABOVE_MEMBER: readonly { method: string; path: string; role:
   { method: 'POST', path: '/v1/automations/{automationId}/runs', role: 'MANAGER' },
   { method: 'POST', path: '/v1/automations/{automationId}/preview', role: 'MANAGER' },
   { method: 'POST', path: '/v1/automation-runs/{runId}/cancel', role: 'MANAGER' },
+  { method: 'POST', path: '/v1/automations/{automationId}/enrolments', role: 'MANAGER' },
   { method: 'PATCH', path: '/v1/organization', role: 'ADMIN' },
   { method: 'POST', path: '/v1/organization/members', role: 'ADMIN' },
   { method: 'PATCH', path: '/v1/organization/members/{memberId}', role: 'ADMIN' },

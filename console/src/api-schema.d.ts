@@ -480,6 +480,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automations/{automationId}/enrolments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enrol every lead of a status in an automation, in the background
+         * @description Starts a run of the automation for each lead in `leadStatus` (every QUOTED lead in a follow-up, say), as enrolling each by hand would. It runs in the background: the answer is 202 with the enrolment QUEUED; read it back with `GET /v1/automations/{automationId}/enrolments/{enrolmentId}` to follow its `progress`. The leads are those in the status as the enrolment reaches them. The automation must be on (409 AUTOMATION_DISABLED) and take leads by hand (409 NOT_ENROLLABLE, as do the `appointment.*` triggers, whose runs each need their appointment).
+         */
+        post: operations["startAutomationEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{automationId}/enrolments/{enrolmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a bulk enrolment
+         * @description An enrolment started with `POST /v1/automations/{automationId}/enrolments`: its `status`, its `progress` (leads gone through, of those counted in the status) and the runs it started (`enrolled`). Kept 30 days. Another automation’s, another organization’s or an unknown id answers 404.
+         */
+        get: operations["getAutomationEnrolment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies": {
         parameters: {
             query?: never;
@@ -3070,6 +3110,52 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             lead?: components["schemas"]["LeadSummary"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "enrolment_01JD9V8Q2M4N6P8R0S2T4V6W8X",
+         *       "automationId": "automation_01JD2Q8M3V6X9C1B4N7R0T5W8Y",
+         *       "leadStatus": "QUOTED",
+         *       "status": "RUNNING",
+         *       "progress": {
+         *         "done": 40,
+         *         "total": 57
+         *       },
+         *       "enrolled": 40,
+         *       "failure": null,
+         *       "createdAt": "2026-11-20T03:00:00.000Z",
+         *       "updatedAt": "2026-11-20T03:00:04.120Z",
+         *       "finishedAt": null
+         *     }
+         */
+        AutomationEnrolment: {
+            id: string;
+            automationId: string;
+            /**
+             * @description The leads enrolled: those in this status as the enrolment reaches them.
+             * @enum {string}
+             */
+            leadStatus: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+            /**
+             * @description QUEUED, then RUNNING, then SUCCEEDED or FAILED.
+             * @enum {string}
+             */
+            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            /** @description Leads gone through of those in the status: `total` is null until the worker has counted them. */
+            progress: {
+                done: number;
+                total: number | null;
+            };
+            /** @description Runs started: each lead gone through is enrolled, unless it was deleted meanwhile. */
+            enrolled: number;
+            /** @description Why it FAILED; null otherwise. The runs it started stay: start another for the rest. */
+            failure: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description When it SUCCEEDED or FAILED; null before. */
+            finishedAt: string | null;
         };
         /**
          * @example {
@@ -7842,6 +7928,132 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    startAutomationEnrolment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first completed answer to this key is kept for 24 hours and sent again, with `Idempotent-Replayed: true`, to the same request. The same key on another request answers 409 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS. A 400, 413, 429 or 5xx is not kept, so a corrected retry runs; but a 502, the SMS provider’s answer to a message already recorded and perhaps sent, is kept, so a retry never texts the lead twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                automationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "leadStatus": "QUOTED"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    leadStatus: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
+                };
+            };
+        };
+        responses: {
+            /** @description Enrol every lead of a status in an automation, in the background */
+            202: {
+                headers: {
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enrolment: components["schemas"]["AutomationEnrolment"];
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScopeOrCsrfTokenRequired"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTOMATION_DISABLED: the automation is off. NOT_ENROLLABLE: its runs start only from their events, or each needs its appointment. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            /** @description SERVICE_UNAVAILABLE: the enrolment could not be queued; nothing was started (its record reads FAILED). Retry after Retry-After. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (STORE_UNAVAILABLE, SERVICE_UNAVAILABLE). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getAutomationEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                automationId: string;
+                enrolmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Follow a bulk enrolment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enrolment: components["schemas"]["AutomationEnrolment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
             404: {

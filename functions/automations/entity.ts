@@ -17,6 +17,8 @@ export const automationKeys = {
   /** An enabled automation under its trigger, so the stream finds those an event starts in one Query. */
   triggerEntry: (o: string, trigger: TriggerName, automationId: string): Key => ({ pk: org(o), sk: `AUTOTRIGGER#${trigger}#${automationId}` }),
   triggerEntries: (o: string, trigger: TriggerName): Collection => ({ pk: org(o), skPrefix: `AUTOTRIGGER#${trigger}#` }),
+  /** A bulk enrolment of a status's leads, kept 30 days to be read back (./enrolments). */
+  enrolment: (o: string, enrolmentId: string): Key => ({ pk: org(o), sk: `ENROLMENT#${enrolmentId}` }),
 } as const;
 
 /** The names of the automations' counter items (`COUNT#<name>`). */
@@ -34,6 +36,7 @@ export const automationKeySamples: KeySamples<typeof automationKeys> = {
   automationVersion: () => automationKeys.automationVersion(O, ID, 1),
   triggerEntry: () => automationKeys.triggerEntry(O, 'call.missed', ID),
   triggerEntries: () => automationKeys.triggerEntries(O, 'call.missed'),
+  enrolment: () => automationKeys.enrolment(O, 'enrolment_01JA0000000000000000000000'),
 };
 
 /** An automation as stored: the record, and the secret its webhook steps sign with, made at the first write that has one. */

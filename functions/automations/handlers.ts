@@ -31,3 +31,4 @@ export const deleteAutomationHandler = apiHandler(routes.deleteAutomation, async
 export const listAutomationTemplatesHandler = apiHandler(routes.listAutomationTemplates, async () => templatesAnswered());
 
 export * from './runs/handlers';
+export * from './enrolments/handlers';

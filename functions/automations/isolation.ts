@@ -14,6 +14,8 @@ export const isolationCases: IsolationCases = {
   getAutomationRun: [{ path: (ids) => `/v1/automation-runs/${ids.runId}`, expect: 'not-found' }],
   cancelAutomationRun: [{ path: (ids) => `/v1/automation-runs/${ids.runId}/cancel`, expect: 'not-found' }],
   listLeadAutomationRuns: [{ path: (ids) => `/v1/leads/${ids.leadId}/automation-runs`, expect: 'not-found' }],
+  startAutomationEnrolment: [{ path: (ids) => `/v1/automations/${ids.automationId}/enrolments`, body: () => ({ leadStatus: 'NEW' }), expect: 'not-found' }],
+  getAutomationEnrolment: [{ path: (ids) => `/v1/automations/${ids.followUp}/enrolments/${ids.enrolmentId}`, expect: 'not-found' }],
   listStoppedAutomationRuns: 'No id enters: the list is the key’s organization’s own stopped runs (functions/automations/runs/stopped-runs.test.ts lists one organization’s while another’s have stopped).',
   createAutomation: 'creates; a notify_member step names a member by id, read only in the caller’s partition (functions/automations/automations.test.ts: another organization’s member answers 400)',
   listAutomations: 'lists the caller’s automations',
@@ -28,5 +30,7 @@ export const isolationIds: IsolationIdsOf = async ({ demo, client }) => {
   const automationId = (await client.post('/v1/automations', { fromTemplate: 'missed_call_text_back', isEnabled: false })).body.automation.id;
   const followUp = (await client.post('/v1/automations', { fromTemplate: 'quote_follow_up' })).body.automation.id;
   const runId = (await client.post(`/v1/automations/${followUp}/runs`, { leadId: (demo.leadIds as string[])[0] })).body.run.id;
-  return { automationId, runId };
+  // A bulk enrolment of the WON leads (none in the demo), so it starts no run of A's while B's requests are sent.
+  const enrolmentId = (await client.post(`/v1/automations/${followUp}/enrolments`, { leadStatus: 'WON' })).body.enrolment.id;
+  return { automationId, runId, followUp, enrolmentId };
 };

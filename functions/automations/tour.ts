@@ -25,6 +25,15 @@ export const tour: ResourceTour = {
     { route: 'POST /v1/automation-runs/{runId}/cancel', kind: 'other', request: (s) => ({ method: 'POST', path: `/v1/automation-runs/${s.runId}/cancel` }) },
     { route: 'GET /v1/automation-runs', kind: 'list', request: () => ({ method: 'GET', path: '/v1/automation-runs?stoppedReason=cancelled' }) },
     { route: 'GET /v1/leads/{leadId}/automation-runs', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/leads/${s.leadId}/automation-runs` }) },
+    // A bulk enrolment of the NEW leads: its item put, its message queued; read back once the worker has run it.
+    {
+      route: 'POST /v1/automations/{automationId}/enrolments',
+      kind: 'create',
+      exception: { reason: 'Reads the automation to check it takes leads by hand before it puts the enrolment' },
+      request: (s) => ({ method: 'POST', path: `/v1/automations/${s.automationId}/enrolments`, body: { leadStatus: 'NEW' } }),
+      keep: (b, s) => (s.enrolmentId = b.enrolment.id),
+    },
+    { route: 'GET /v1/automations/{automationId}/enrolments/{enrolmentId}', kind: 'read', afterQueues: true, request: (s) => ({ method: 'GET', path: `/v1/automations/${s.automationId}/enrolments/${s.enrolmentId}` }) },
     { route: 'GET /v1/automations', kind: 'list', request: () => ({ method: 'GET', path: '/v1/automations' }) },
     { route: 'DELETE /v1/automations/{automationId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/automations/${s.automationId}` }) },
   ],

@@ -22,3 +22,17 @@ export const automationRun = {
 
 /** A run as a list shows it with `expand=lead`: its lead beside it. */
 export const automationRunListItem = { ...automationRun, lead: { ...leadSummary, id: automationRun.leadId } };
+
+/** A bulk enrolment under way: 40 of the 57 QUOTED leads gone through. */
+export const automationEnrolment = {
+  id: 'enrolment_01JD9V8Q2M4N6P8R0S2T4V6W8X',
+  automationId: automationRun.automationId,
+  leadStatus: 'QUOTED',
+  status: 'RUNNING',
+  progress: { done: 40, total: 57 },
+  enrolled: 40,
+  failure: null,
+  createdAt: '2026-11-20T03:00:00.000Z',
+  updatedAt: '2026-11-20T03:00:04.120Z',
+  finishedAt: null,
+};

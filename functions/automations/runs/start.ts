@@ -116,7 +116,7 @@ const notEnrollable = (trigger: string) => new ApiError(409, `Leads cannot be en
 
 /** The appointment a hand enrolment names: required by appointment triggers, and the lead's own. */
 export async function enrolledAppointment(organizationId: string, definition: AutomationDefinition, body: EnrolBody): Promise<string | null> {
-  if (TRIGGERS[definition.trigger.event].record !== 'appointment') return null;
+  if (!needsAppointment(definition)) return null;
   if (body.appointmentId === undefined) throw new ValidationError([{ path: 'appointmentId', message: `appointmentId is required: the automation's trigger ${definition.trigger.event} is about an appointment` }]);
   const appointment = await getAppointment(organizationId, body.appointmentId);
   if (!appointment) throw new NotFoundError('Appointment not found');
@@ -124,13 +124,22 @@ export async function enrolledAppointment(organizationId: string, definition: Au
   return body.appointmentId;
 }
 
-/** Enrols a lead by hand in the automation's current version: a new run each time, started at once. */
-export async function enrolLead(organizationId: string, automationId: string, body: EnrolBody): Promise<Run> {
+/** The current version of an automation leads may be enrolled in by hand: it exists, is on, and its trigger allows it. */
+export async function enrollableDefinition(organizationId: string, automationId: string): Promise<AutomationDefinition> {
   const stored = await getAutomation(organizationId, automationId);
   if (!stored) throw new NotFoundError('Automation not found');
   if (!stored.automation.isEnabled) throw new ApiError(409, 'The automation is disabled: enable it (PATCH isEnabled) to enrol leads', 'AUTOMATION_DISABLED');
   const definition = definitionOf(stored);
   if (!TRIGGERS[definition.trigger.event].enrolByHand) throw notEnrollable(definition.trigger.event);
+  return definition;
+}
+
+/** Whether an automation's runs are about an appointment, which each enrolment must then name. */
+export const needsAppointment = (definition: AutomationDefinition) => TRIGGERS[definition.trigger.event].record === 'appointment';
+
+/** Enrols a lead by hand in the automation's current version: a new run each time, started at once. */
+export async function enrolLead(organizationId: string, automationId: string, body: EnrolBody): Promise<Run> {
+  const definition = await enrollableDefinition(organizationId, automationId);
   if (!(await getLead(organizationId, body.leadId))) throw new NotFoundError('Lead not found');
   const appointmentId = await enrolledAppointment(organizationId, definition, body);
   const nowMs = clock.now();
@@ -139,4 +148,17 @@ export async function enrolLead(organizationId: string, automationId: string, bo
   await putRun(run, definition.stopWhen);
   await firstStep(run);
   return fromRunItem(toRunItem(run));
+}
+
+/**
+ * Enrols one lead of a bulk enrolment, by a run id made from the enrolment and the lead: a message handed again finds
+ * the run it put and queues its first step again (a twin message does nothing). A lead deleted meanwhile is skipped.
+ */
+export async function enrolLeadOfJob(organizationId: string, definition: AutomationDefinition, leadId: string, runId: string): Promise<boolean> {
+  if (!(await getLead(organizationId, leadId))) return false;
+  const nowMs = clock.now();
+  const run = newRun(organizationId, runId, definition, { leadId, appointmentId: null, triggerEventId: null, triggeredAt: iso(nowMs), chainDepth: 1 });
+  await putRun(run, definition.stopWhen);
+  await firstStep(run);
+  return true;
 }
