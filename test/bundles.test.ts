@@ -144,8 +144,9 @@ describe('the bundled functions', () => {
       // a function that reads phones, the numbering plans (shared/phone-plans.ts); the inbound post's reading (receive.ts);
       // the webhook queue's SQS client, for the deliverer's retries and the routes' redeliveries (shared/aws/sqs.ts).
       const sqs = ['./sqs-<hash>.mjs'];
-      // The automations' routes load a run's start, preview and stops, and the step queue's client, at their first use.
-      const automations = ['./esm-<hash>.mjs', './preview-<hash>.mjs', './start-<hash>.mjs', './stops-<hash>.mjs', ...sqs];
+      // The automations' routes load a run's start, preview and stops, and the step queue's client, at their first use;
+      // a bulk enrolment's start (and the enrolment queue's client) and its read, likewise.
+      const automations = ['./esm-<hash>.mjs', './jobs-<hash>.mjs', './preview-<hash>.mjs', './start-<hash>.mjs', './start-<hash>.mjs', './stops-<hash>.mjs', ...sqs, ...sqs];
       // The step runner's texting, Scheduler and step-queue clients, each at its first use (RUNNER_LAZY_CLIENTS).
       const runner = ['./end-user-messaging-send-<hash>.mjs', './scheduler-calls-<hash>.mjs', ...sqs];
       const own = { 'automations/handlers': automations, 'automations/runner-handler': runner, 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'], 'webhooks/deliver': sqs, 'webhooks/handlers': sqs }[module] ?? [];
@@ -301,11 +302,12 @@ describe('the bundled functions', () => {
   it('loads the SQS client at the first message sent, the automation steps’, the webhook deliveries’, the sign-in codes’ and the recounts’ queues alike', () => {
     const sqs = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes('node_modules/@aws-sdk/client-sqs/'));
     const withEngine = FUNCTION_MODULES.filter((module) => Object.hasOwn(bundles[module]!.inputs, 'functions/automations/engine/engine.ts'));
-    expect(withEngine).toEqual(['automations/handlers', 'automations/runner-handler', 'stream/record']);
+    expect(withEngine).toEqual(['automations/enrolments/worker', 'automations/handlers', 'automations/runner-handler', 'stream/record']);
     const withSqs = FUNCTION_MODULES.filter((module) => sqs(bundles[module]!.inputs).length > 0);
     // Each that reaches the engine queues steps with it (shared/aws/sqs.ts); the webhook deliverer and routes send their
     // retries and redeliveries on the same client, the console's routes the asks for sign-in codes, the reports' routes
-    // their recounts; no other function sends to a queue (the workers that take from those send nothing).
+    // their recounts (the bulk enrolment worker queues its runs' first steps through the engine); no other function
+    // sends to a queue (the other workers that take from those send nothing).
     expect(withSqs).toEqual([...withEngine, 'console/handlers', 'reports/handlers', 'webhooks/deliver', 'webhooks/handlers'].sort());
     for (const module of withSqs) expect(sqs(bundles[module]!.importInputs), module).toEqual([]);
   });

@@ -153,7 +153,7 @@ describe('the events stack', () => {
         .filter(([, queue]) => queue.Properties.RedrivePolicy)
         .map(([id, queue]) => [id, keeps(queue), keeps(queues[(queue.Properties.RedrivePolicy as { deadLetterTargetArn: { 'Fn::GetAtt': [string] } }).deadLetterTargetArn['Fn::GetAtt'][0]])] as const);
     });
-    expect(pairs.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AutomationSteps', 'Deliveries', 'ReportRebuilds', 'SignInCodes']);
+    expect(pairs.map(([id]) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(['AutomationEnrolments', 'AutomationSteps', 'Deliveries', 'ReportRebuilds', 'SignInCodes']);
     expect(pairs.filter(([, source, deadLetters]) => deadLetters <= source)).toEqual([]);
   });
 
@@ -255,9 +255,9 @@ describe('the events stack', () => {
   it('alarms on dead letters, on each stream reader falling behind and on each worker’s queue holding old messages', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm') as Record<string, Resource>);
     expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([
-      ...Array(4).fill('ApproximateAgeOfOldestMessage'),
-      ...Array(9).fill('ApproximateNumberOfMessagesVisible'),
-      ...Array(5).fill('Errors'),
+      ...Array(5).fill('ApproximateAgeOfOldestMessage'),
+      ...Array(10).fill('ApproximateNumberOfMessagesVisible'),
+      ...Array(6).fill('Errors'),
       'IsolationProven',
       'IteratorAge',
       'IteratorAge',
@@ -316,9 +316,9 @@ describe('the stacks’ order', () => {
         .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
         .filter((statement) => [statement.Action].flat().includes('sqs:SendMessage') && queueArns.some((arn) => JSON.stringify(statement.Resource).includes(arn))),
     );
-    // Routes that enrol leads, cancel runs, redeliver webhooks, ask for sign-in codes and start recounts reach the events stack's queues.
+    // Routes that enrol leads (one by one or in bulk), cancel runs, redeliver webhooks, ask for sign-in codes and start recounts reach the events stack's queues.
     const queueOf = (statement: { Resource: unknown }) => queueArns.find((arn) => JSON.stringify(statement.Resource).includes(arn));
-    expect(sending.map(queueOf).sort()).toEqual([':pipeline-automation-steps', ':pipeline-automation-steps', ':pipeline-report-rebuilds', ':pipeline-sign-in-codes', ':pipeline-webhook-deliveries']);
+    expect(sending.map(queueOf).sort()).toEqual([':pipeline-automation-enrolments', ':pipeline-automation-steps', ':pipeline-automation-steps', ':pipeline-report-rebuilds', ':pipeline-sign-in-codes', ':pipeline-webhook-deliveries']);
     expect(api.dependencies.map((stack) => stack.stackName)).toEqual(expect.arrayContaining([data.stackName, events.stackName]));
     expect(events.dependencies.map((stack) => stack.stackName)).not.toContain(api.stackName);
   });

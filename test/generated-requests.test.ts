@@ -149,6 +149,14 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['DELETE /v1/organization/members/{memberId}'],
+    states: 'A key that does not act for the member answers 400 naming `keepKeys`',
+    // Generated key ids are no member's keys.
+    keep: ({ query }) => {
+      delete query.keepKeys;
+    },
+  },
+  {
     operations: ['POST /v1/leads/upsert'],
     states: 'then `name` or `firstName` is required',
     keep: ({ body }) => {
@@ -452,11 +460,13 @@ async function organizationIds(client: Client, organizationId: string, demo: Rec
   // An automation a lead is enrolled in and changed by no generated request: a generated PATCH may disable the demo's
   // automation or give it a trigger whose runs start only from events.
   const enrollableAutomationId: string = (await client.post('/v1/automations', { name: 'Enrolled by the fuzz', trigger: { event: 'lead.created' }, steps: [{ type: 'wait', duration: 'P1D' }] })).body.automation.id;
+  // A bulk enrolment of it to read back (of the WON leads: none in the demo).
+  const enrolmentId: string = (await client.post(`/v1/automations/${enrollableAutomationId}/enrolments`, { leadStatus: 'WON' })).body.enrolment.id;
   // A grant to revoke, as the token endpoint puts one (a grant needs a person's consent in a browser).
   const grantId = String((await oauthGrantOf({ client, demo })).grantId);
   // A recount to read back, ended, so a generated one may start.
   const rebuildId = await endedRecount(client);
-  return { rebuildId, holdId, grantId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId, enrollableAutomationId };
+  return { rebuildId, enrolmentId, holdId, grantId, ...ids, leadId: otherLeadId, smsLeadId, smsId: message.id, deletable: 0, eventId, subscriberWebhookId, phone, resolvableTransferId, enrollableAutomationId };
 }
 
 describe('requests generated from the document', () => {
@@ -483,7 +493,7 @@ describe('requests generated from the document', () => {
         ? { ...organization, leadId: organization.smsLeadId! }
         : route.path.endsWith('/resolve')
           ? { ...organization, transferId: organization.resolvableTransferId! }
-          : route.path === '/v1/automations/{automationId}/runs'
+          : route.path === '/v1/automations/{automationId}/runs' || route.path.startsWith('/v1/automations/{automationId}/enrolments')
             ? { ...organization, automationId: organization.enrollableAutomationId! }
             : organization;
       const samples = route.method === 'DELETE' ? 1 : REQUESTS_PER_OPERATION;

@@ -382,8 +382,8 @@ describe('concurrency', () => {
     expect(reserving.map(({ name }) => name).sort()).toEqual(['Authorizer', 'CountReports', 'GetOAuthAuthorize', 'RecordEvents']);
     for (const { name, fn } of reserving) expect(rowOf(name), name).toContain(`${fn.Properties.ReservedConcurrentExecutions} reserved`);
     const ceilings = Object.values(deployed.events.findResources('AWS::Lambda::EventSourceMapping') as Record<string, Resource>).filter((mapping) => mapping.Properties.ScalingConfig);
-    // The webhook deliverer's, the automation step runner's, the sign-in code worker's and the report recounts'.
-    expect(ceilings).toHaveLength(4);
+    // The webhook deliverer's, the automation step runner's, the sign-in code worker's, the report recounts' and the bulk enrolments'.
+    expect(ceilings).toHaveLength(5);
     for (const mapping of ceilings) {
       const { name } = all.find(({ id }) => id === mapping.Properties.FunctionName.Ref)!;
       expect(rowOf(name), name).toContain(`at most ${mapping.Properties.ScalingConfig.MaximumConcurrency} concurrent`);

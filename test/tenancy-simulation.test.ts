@@ -70,6 +70,8 @@ const OFF_THE_TOURS_PATH: Record<string, string[]> = {
   // A recount refused while another runs (which it reads), or one its queue refused (marked FAILED, its place freed):
   // functions/reports/rebuild-jobs.test.ts takes both.
   startReportRebuild: ['DeleteItem', 'GetItem', 'UpdateItem'],
+  // A bulk enrolment its queue refused, marked FAILED: functions/automations/enrolments/enrolments.test.ts takes it.
+  startAutomationEnrolment: ['UpdateItem'],
   // A passkey enrolled: the tour's forged credential is refused before it is kept (a browser's virtual authenticator
   // enrols one in functions/console/console.test.ts).
   addPasskey: ['PutItem'],
@@ -84,6 +86,8 @@ const OFF_THE_TOURS_PATH: Record<string, string[]> = {
  */
 const OWN_ACTIONS_OFF_THE_TOUR: Record<string, string[]> = {
   DeliverWebhooks: ['GetItem', 'PutItem', 'UpdateItem'],
+  // A sharded organization's count of a status's leads, the sum of its counter's shards (the tour's is not sharded).
+  EnrolAutomationLeads: ['BatchGetItem'],
   InboundSmsReplies: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
   PostOAuthAuthorize: ['GetItem', 'PutItem', 'Query'],
   // A verified passkey's member and new session: only a browser's authenticator signs (functions/console/console.test.ts).

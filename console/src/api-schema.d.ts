@@ -9155,7 +9155,7 @@ export interface operations {
     deleteOrganizationMember: {
         parameters: {
             query?: {
-                /** @description API keys the member made to keep, by id, separated by commas: each then acts for whoever removes the member (their member, or the organization for its own key). Every other key acting for the member is revoked. */
+                /** @description API keys the member made to keep, by id, separated by commas: each then acts for whoever removes the member (their member, or the organization for its own key). Every other key acting for the member is revoked. A key that does not act for the member answers 400 naming `keepKeys`, and nothing is removed. */
                 keepKeys?: string;
             };
             header?: never;

@@ -79,6 +79,8 @@ export type ApiKeySummary = Answer<'/v1/api-keys', 'get', 200>['keys'][number];
 export type ReportSummary = Schemas['ReportSummary'];
 export type ReportTimeseries = Schemas['ReportTimeseries'];
 export type ReportRebuild = Schemas['ReportRebuild'];
+/** A bulk enrolment of a status's leads in an automation, run by the API. */
+export type AutomationEnrolment = Schemas['AutomationEnrolment'];
 
 // Each list of values above is complete: these fail to compile when the document names a value the list lacks.
 type _ListsAreComplete = [

@@ -18,7 +18,7 @@ export const automationKeys = {
   triggerEntry: (o: string, trigger: TriggerName, automationId: string): Key => ({ pk: org(o), sk: `AUTOTRIGGER#${trigger}#${automationId}` }),
   triggerEntries: (o: string, trigger: TriggerName): Collection => ({ pk: org(o), skPrefix: `AUTOTRIGGER#${trigger}#` }),
   /** A bulk enrolment of a status's leads, kept 30 days to be read back (./enrolments). */
-  enrolment: (o: string, enrolmentId: string): Key => ({ pk: org(o), sk: `ENROLMENT#${enrolmentId}` }),
+  automationEnrolment: (o: string, enrolmentId: string): Key => ({ pk: org(o), sk: `ENROLMENT#${enrolmentId}` }),
 } as const;
 
 /** The names of the automations' counter items (`COUNT#<name>`). */
@@ -36,7 +36,7 @@ export const automationKeySamples: KeySamples<typeof automationKeys> = {
   automationVersion: () => automationKeys.automationVersion(O, ID, 1),
   triggerEntry: () => automationKeys.triggerEntry(O, 'call.missed', ID),
   triggerEntries: () => automationKeys.triggerEntries(O, 'call.missed'),
-  enrolment: () => automationKeys.enrolment(O, 'enrolment_01JA0000000000000000000000'),
+  automationEnrolment: () => automationKeys.automationEnrolment(O, 'enrolment_01JA0000000000000000000000'),
 };
 
 /** An automation as stored: the record, and the secret its webhook steps sign with, made at the first write that has one. */

@@ -20,17 +20,28 @@ export const tour: ResourceTour = {
       request: (s) => ({ method: 'POST', path: `/v1/automations/${s.automationId}/runs`, body: { leadId: s.leadId } }),
       keep: (b, s) => (s.runId = b.run.id),
     },
-    { route: 'GET /v1/automations/{automationId}/runs', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/automations/${s.automationId}/runs` }) },
+    {
+      route: 'GET /v1/automations/{automationId}/runs',
+      kind: 'list',
+      exception: { reason: 'With expand=lead, the page’s leads are read once the page is known: one BatchGetItem more' },
+      request: (s) => ({ method: 'GET', path: `/v1/automations/${s.automationId}/runs?expand=lead` }),
+    },
     { route: 'GET /v1/automation-runs/{runId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/automation-runs/${s.runId}` }) },
     { route: 'POST /v1/automation-runs/{runId}/cancel', kind: 'other', request: (s) => ({ method: 'POST', path: `/v1/automation-runs/${s.runId}/cancel` }) },
-    { route: 'GET /v1/automation-runs', kind: 'list', request: () => ({ method: 'GET', path: '/v1/automation-runs?stoppedReason=cancelled' }) },
+    {
+      route: 'GET /v1/automation-runs',
+      kind: 'list',
+      exception: { reason: 'With expand=lead, the page’s leads are read once the page is known: one BatchGetItem more' },
+      request: () => ({ method: 'GET', path: '/v1/automation-runs?stoppedReason=cancelled&expand=lead' }),
+    },
     { route: 'GET /v1/leads/{leadId}/automation-runs', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/leads/${s.leadId}/automation-runs` }) },
-    // A bulk enrolment of the NEW leads: its item put, its message queued; read back once the worker has run it.
+    // A bulk enrolment of the CONTACTED leads (the tour's lead): its item put, its message queued; read back once the
+    // worker has run it.
     {
       route: 'POST /v1/automations/{automationId}/enrolments',
       kind: 'create',
       exception: { reason: 'Reads the automation to check it takes leads by hand before it puts the enrolment' },
-      request: (s) => ({ method: 'POST', path: `/v1/automations/${s.automationId}/enrolments`, body: { leadStatus: 'NEW' } }),
+      request: (s) => ({ method: 'POST', path: `/v1/automations/${s.automationId}/enrolments`, body: { leadStatus: 'CONTACTED' } }),
       keep: (b, s) => (s.enrolmentId = b.enrolment.id),
     },
     { route: 'GET /v1/automations/{automationId}/enrolments/{enrolmentId}', kind: 'read', afterQueues: true, request: (s) => ({ method: 'GET', path: `/v1/automations/${s.automationId}/enrolments/${s.enrolmentId}` }) },

@@ -227,26 +227,32 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       }
     }
 
-    // Long work: enrolling every NEW lead in the automation, one request a lead, its progress shown as it goes.
+    // Long work: enrolling every NEW lead in the automation, a job the API runs, its progress read back as it goes.
     const newLeads = (await client.get('/v1/leads?status=NEW&limit=1')).body.totalCount as number;
     expect(newLeads).toBeGreaterThan(1);
     await page.goto(`${api.url}/console/automations/${automation.id}`);
-    // The second lead's request is held back until the page has shown the first one done.
+    // The first read of the enrolment is answered as the worker had it after its first lead, and the next is held
+    // back until the page has shown that.
+    let reads = 0;
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    let enrolments = 0;
-    await page.route(`**/v1/automations/${automation.id}/runs`, async (route) => {
-      if (route.request().method() === 'POST' && ++enrolments === 2) await held;
-      await route.continue();
+    await page.route(`**/v1/automations/${automation.id}/enrolments/*`, async (route) => {
+      if (++reads > 1) {
+        await held;
+        return route.continue();
+      }
+      const response = await route.fetch();
+      const { enrolment } = await response.json();
+      await route.fulfill({ response, json: { enrolment: { ...enrolment, status: 'RUNNING', progress: { done: 1, total: newLeads }, enrolled: 1, finishedAt: null } } });
     });
     await page.getByLabel('Leads in status').selectOption('NEW');
     await page.getByRole('button', { name: 'Enrol leads' }).click();
     const progress = page.getByRole('progressbar', { name: 'Leads enrolled' });
-    await expect.poll(() => progress.getAttribute('value')).toBe('1');
+    await expect.poll(() => progress.getAttribute('value'), { timeout: 20_000 }).toBe('1');
     // And says so to a screen reader, in the progress's live region.
     expect(await page.locator('.progress [aria-live="polite"]').textContent()).toBe(`1 of ${newLeads}`);
     release();
-    await page.getByText(`Enrolled ${newLeads} of ${newLeads} leads.`).waitFor();
+    await page.getByText(`Enrolled ${newLeads} of ${newLeads} leads.`).first().waitFor();
     expect([await progress.getAttribute('value'), await progress.getAttribute('max')]).toEqual([String(newLeads), String(newLeads)]);
     expect((await client.get(`/v1/automations/${automation.id}/runs?limit=1`)).body.totalCount).toBe(newLeads);
     // The runs are listed under their leads' names, from the list itself (expand=lead): no lead is read on its own.

@@ -1,8 +1,8 @@
-import { useRef, useState } from 'preact/hooks';
-import { answer, api, listUntil, newKey } from '../api';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { answer, api, newKey } from '../api';
 import { STATUS_LABELS } from '../format';
-import { announce, problemOf, showProblem } from '../notices';
-import { LEAD_STATUSES, type Automation, type LeadStatus, type TriggerEvent } from '../types';
+import { announce, showProblem } from '../notices';
+import { LEAD_STATUSES, type Automation, type AutomationEnrolment, type LeadStatus, type TriggerEvent } from '../types';
 import { Options, Progress } from '../ui';
 
 /** Whether a person may start a trigger's runs by hand: `appointment.*` ones need an appointment, the rest only start from events. */
@@ -16,61 +16,63 @@ export const ENROLLABLE: Record<TriggerEvent, boolean> = {
   'appointment.completed': false,
   'sms.received': false,
 };
-/** How many leads one bulk enrolment takes: a larger batch is a job for the API (see the TODO below). */
-const MOST = 500;
+/** How often an enrolment under way is read back. */
+const POLL_MS = 1000;
 
-interface Work {
-  done: number;
-  total: number;
-  refused: string[];
+const ended = (enrolment: AutomationEnrolment) => enrolment.status === 'SUCCEEDED' || enrolment.status === 'FAILED';
+
+/** What the enrolment did, in the owner's words. */
+function outcomeOf({ status, enrolled, progress, failure }: AutomationEnrolment): string {
+  if (status === 'FAILED') return `The enrolment stopped after ${enrolled} leads: ${failure ?? 'start another'}`;
+  return `Enrolled ${enrolled} of ${progress.total ?? enrolled} leads.`;
 }
 
 /**
- * Enrols every lead of a status, one request each, showing the progress as it goes; "Stop" ends it after the request in
- * flight. TODO(api): no bulk enrolment with a job to poll (POST …/runs takes one lead): the loop runs in this page.
+ * Enrols every lead of a status (POST /v1/automations/{automationId}/enrolments, a job the API runs), then follows it
+ * until it ends, showing its progress; `onDone` reloads the runs.
  */
 export function BulkEnrol({ automation, onDone }: { automation: Automation; onDone: () => void }) {
   const [status, setStatus] = useState<LeadStatus>('NEW');
-  const [work, setWork] = useState<Work | null>(null);
-  const [running, setRunning] = useState(false);
-  const stopped = useRef(false);
+  const [enrolment, setEnrolment] = useState<AutomationEnrolment | null>(null);
+  const [starting, setStarting] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const follow = (id: string) => {
+    timer.current = setTimeout(async () => {
+      try {
+        const { enrolment: now } = await answer(api.GET('/v1/automations/{automationId}/enrolments/{enrolmentId}', { params: { path: { automationId: automation.id, enrolmentId: id } } }));
+        setEnrolment(now);
+        if (!ended(now)) return follow(id);
+        announce(outcomeOf(now));
+        onDone();
+      } catch (error) {
+        showProblem(error);
+      }
+    }, POLL_MS);
+  };
 
   const start = async (event: Event) => {
     event.preventDefault();
-    stopped.current = false;
-    setRunning(true);
-    setWork(null);
+    setStarting(true);
     try {
-      const { items: leads } = await listUntil((limit, cursor) => api.GET('/v1/leads', { params: { query: { status, limit, cursor } } }), 'leads', { max: MOST });
-      const batch = newKey();
-      const progress: Work = { done: 0, total: leads.length, refused: [] };
-      setWork({ ...progress });
-      for (const lead of leads) {
-        if (stopped.current) break;
-        try {
-          await answer(
-            api.POST('/v1/automations/{automationId}/runs', { params: { path: { automationId: automation.id }, header: { 'Idempotency-Key': `${batch}-${lead.id}` } }, body: { leadId: lead.id } }),
-          );
-        } catch (error) {
-          progress.refused.push(problemOf(error).message);
-        }
-        progress.done += 1;
-        setWork({ ...progress, refused: [...progress.refused] });
-      }
-      const enrolled = progress.done - progress.refused.length;
-      announce(`${stopped.current ? 'Stopped. ' : ''}Enrolled ${enrolled} of ${progress.total} leads${progress.refused.length ? `; ${progress.refused.length} refused` : ''}.`);
-      onDone();
+      const { enrolment: started } = await answer(
+        api.POST('/v1/automations/{automationId}/enrolments', { params: { path: { automationId: automation.id }, header: { 'Idempotency-Key': newKey() } }, body: { leadStatus: status } }),
+      );
+      setEnrolment(started);
+      follow(started.id);
     } catch (error) {
       showProblem(error);
     } finally {
-      setRunning(false);
+      setStarting(false);
     }
   };
 
+  const running = enrolment !== null && !ended(enrolment);
   return (
     <section aria-labelledby="enrol-heading">
       <h2 id="enrol-heading">Enrol leads</h2>
-      <p>Start a run for every lead in a status (up to {MOST} at a time).</p>
+      <p>Start a run for every lead in a status. It goes on if you leave this page.</p>
       <form class="inline-form" onSubmit={start}>
         <div class="field">
           <label for="enrol-status">Leads in status</label>
@@ -78,27 +80,14 @@ export function BulkEnrol({ automation, onDone }: { automation: Automation; onDo
             <Options values={LEAD_STATUSES} labels={STATUS_LABELS} />
           </select>
         </div>
-        <button type="submit" class="primary" disabled={running || !automation.isEnabled}>
+        <button type="submit" class="primary" disabled={starting || running || !automation.isEnabled}>
           Enrol leads
         </button>
-        {running && (
-          <button type="button" onClick={() => (stopped.current = true)}>
-            Stop
-          </button>
-        )}
       </form>
       {!automation.isEnabled && <p class="hint">Turn the automation on to enrol leads.</p>}
-      {work && <Progress id="enrol-progress" label="Leads enrolled" done={work.done} total={work.total} />}
-      {work && work.refused.length > 0 && (
-        <details>
-          <summary>{work.refused.length} refused</summary>
-          <ul>
-            {[...new Set(work.refused)].map((reason) => (
-              <li key={reason}>{reason}</li>
-            ))}
-          </ul>
-        </details>
-      )}
+      {running && enrolment.progress.total === null && <p aria-live="polite">Waiting to start…</p>}
+      {enrolment && enrolment.progress.total !== null && <Progress id="enrol-progress" label="Leads enrolled" done={enrolment.progress.done} total={enrolment.progress.total} />}
+      {enrolment && ended(enrolment) && <p>{outcomeOf(enrolment)}</p>}
     </section>
   );
 }

@@ -61,7 +61,7 @@ describe('POST /v1/automations/{automationId}/enrolments', () => {
     await runEnrolment({ organizationId, enrolmentId });
     expect(await runLeads(client, automationId)).toEqual([...quoted].sort());
     // As if the worker had stopped midway: it goes through the leads again and meets the runs it put.
-    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: automationKeys.enrolment(organizationId, enrolmentId), UpdateExpression: 'SET #status = :running', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':running': 'RUNNING' } }));
+    await dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: automationKeys.automationEnrolment(organizationId, enrolmentId), UpdateExpression: 'SET #status = :running', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':running': 'RUNNING' } }));
     await runEnrolment({ organizationId, enrolmentId });
     expect(await runLeads(client, automationId)).toEqual([...quoted].sort());
     expect(await enrolmentOf(client, automationId, enrolmentId)).toMatchObject({ status: 'SUCCEEDED', progress: { done: 3, total: 3 }, enrolled: 3 });

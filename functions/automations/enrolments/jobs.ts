@@ -22,7 +22,7 @@ const PAGE = 100;
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 export const toEnrolmentItem = (organizationId: string, enrolment: Enrolment) => ({
-  ...automationKeys.enrolment(organizationId, enrolment.id),
+  ...automationKeys.automationEnrolment(organizationId, enrolment.id),
   entity: 'AUTOMATION_ENROLMENT',
   ...enrolment,
   [TTL_ATTRIBUTE]: Math.ceil(Date.parse(enrolment.createdAt) / 1000) + KEPT_DAYS * 86_400,
@@ -30,13 +30,13 @@ export const toEnrolmentItem = (organizationId: string, enrolment: Enrolment) =>
 
 /** The enrolment, as its record stands; 404 for another automation's or an unknown one. */
 export async function getEnrolment(organizationId: string, automationId: string, enrolmentId: string): Promise<Enrolment> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: automationKeys.enrolment(organizationId, enrolmentId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: automationKeys.automationEnrolment(organizationId, enrolmentId), ConsistentRead: true }));
   if (!Item || Item.automationId !== automationId) throw new NotFoundError('Enrolment not found');
   return v.parse(Enrolment, Item);
 }
 
 const record = (organizationId: string, enrolmentId: string, changes: Partial<Enrolment>) =>
-  writeAlone(setFields(automationKeys.enrolment(organizationId, enrolmentId), { ...changes, updatedAt: iso(clock.now()) }, { onConditionFailed: () => new NotFoundError('Enrolment not found') }));
+  writeAlone(setFields(automationKeys.automationEnrolment(organizationId, enrolmentId), { ...changes, updatedAt: iso(clock.now()) }, { onConditionFailed: () => new NotFoundError('Enrolment not found') }));
 
 /** The enrolment ended: its record says how. */
 export const finishEnrolment = (organizationId: string, enrolmentId: string, ending: Pick<Enrolment, 'status'> & Partial<Enrolment>) =>
@@ -49,7 +49,7 @@ export const finishEnrolment = (organizationId: string, enrolmentId: string, end
  * throws is marked FAILED, then throws, so the failure is counted and nothing runs it again.
  */
 export async function runEnrolment({ organizationId, enrolmentId }: EnrolmentJob): Promise<void> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: automationKeys.enrolment(organizationId, enrolmentId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: automationKeys.automationEnrolment(organizationId, enrolmentId), ConsistentRead: true }));
   if (!Item) return;
   const enrolment = v.parse(Enrolment, Item);
   if (enrolment.status === 'SUCCEEDED' || enrolment.status === 'FAILED') return;
