@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { hasEnded, useJob } from '../job';
 import { answer, api, newKey } from '../api';
 import { STATUS_LABELS } from '../format';
 import { announce, showProblem } from '../notices';
@@ -16,11 +17,6 @@ export const ENROLLABLE: Record<TriggerEvent, boolean> = {
   'appointment.completed': false,
   'sms.received': false,
 };
-/** How often an enrolment under way is read back. */
-const POLL_MS = 1000;
-
-const ended = (enrolment: AutomationEnrolment) => enrolment.status === 'SUCCEEDED' || enrolment.status === 'FAILED';
-
 /** What the enrolment did, in the owner's words. */
 function outcomeOf({ status, enrolled, progress, failure }: AutomationEnrolment): string {
   if (status === 'FAILED') return `The enrolment stopped after ${enrolled} leads: ${failure ?? 'start another'}`;
@@ -33,34 +29,23 @@ function outcomeOf({ status, enrolled, progress, failure }: AutomationEnrolment)
  */
 export function BulkEnrol({ automation, onDone }: { automation: Automation; onDone: () => void }) {
   const [status, setStatus] = useState<LeadStatus>('NEW');
-  const [enrolment, setEnrolment] = useState<AutomationEnrolment | null>(null);
   const [starting, setStarting] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const follow = (id: string) => {
-    timer.current = setTimeout(async () => {
-      try {
-        const { enrolment: now } = await answer(api.GET('/v1/automations/{automationId}/enrolments/{enrolmentId}', { params: { path: { automationId: automation.id, enrolmentId: id } } }));
-        setEnrolment(now);
-        if (!ended(now)) return follow(id);
-        announce(outcomeOf(now));
-        onDone();
-      } catch (error) {
-        showProblem(error);
-      }
-    }, POLL_MS);
-  };
+  const { job: enrolment, started } = useJob(
+    async (enrolmentId) => (await answer(api.GET('/v1/automations/{automationId}/enrolments/{enrolmentId}', { params: { path: { automationId: automation.id, enrolmentId } } }))).enrolment,
+    (ended) => {
+      announce(outcomeOf(ended));
+      onDone();
+    },
+  );
 
   const start = async (event: Event) => {
     event.preventDefault();
     setStarting(true);
     try {
-      const { enrolment: started } = await answer(
+      const { enrolment: enrolmentStarted } = await answer(
         api.POST('/v1/automations/{automationId}/enrolments', { params: { path: { automationId: automation.id }, header: { 'Idempotency-Key': newKey() } }, body: { leadStatus: status } }),
       );
-      setEnrolment(started);
-      follow(started.id);
+      started(enrolmentStarted);
     } catch (error) {
       showProblem(error);
     } finally {
@@ -68,7 +53,7 @@ export function BulkEnrol({ automation, onDone }: { automation: Automation; onDo
     }
   };
 
-  const running = enrolment !== null && !ended(enrolment);
+  const running = enrolment !== null && !hasEnded(enrolment);
   return (
     <section aria-labelledby="enrol-heading">
       <h2 id="enrol-heading">Enrol leads</h2>
@@ -87,7 +72,7 @@ export function BulkEnrol({ automation, onDone }: { automation: Automation; onDo
       {!automation.isEnabled && <p class="hint">Turn the automation on to enrol leads.</p>}
       {running && enrolment.progress.total === null && <p aria-live="polite">Waiting to start…</p>}
       {enrolment && enrolment.progress.total !== null && <Progress id="enrol-progress" label="Leads enrolled" done={enrolment.progress.done} total={enrolment.progress.total} />}
-      {enrolment && ended(enrolment) && <p>{outcomeOf(enrolment)}</p>}
+      {enrolment && hasEnded(enrolment) && <p>{outcomeOf(enrolment)}</p>}
     </section>
   );
 }

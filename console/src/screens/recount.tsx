@@ -1,13 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { hasEnded, useJob } from '../job';
 import { answer, api, ApiError, newKey } from '../api';
 import { announce, problemOf, showProblem } from '../notices';
 import type { ReportRebuild } from '../types';
 import { Progress } from '../ui';
-
-/** How often a recount under way is read back. */
-const POLL_MS = 1000;
-
-const ended = (rebuild: ReportRebuild) => rebuild.status === 'SUCCEEDED' || rebuild.status === 'FAILED';
 
 /** What the recount found, in the owner's words. */
 function outcomeOf(rebuild: ReportRebuild): string {
@@ -21,31 +17,19 @@ function outcomeOf(rebuild: ReportRebuild): string {
  * showing its progress; `onDone` reloads the figures. A recount another member started is answered 409, said here.
  */
 export function Recount({ onDone }: { onDone: () => void }) {
-  const [rebuild, setRebuild] = useState<ReportRebuild | null>(null);
   const [starting, setStarting] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const follow = (id: string) => {
-    timer.current = setTimeout(async () => {
-      try {
-        const { rebuild: now } = await answer(api.GET('/v1/reports/rebuilds/{rebuildId}', { params: { path: { rebuildId: id } } }));
-        setRebuild(now);
-        if (!ended(now)) return follow(id);
-        announce(outcomeOf(now));
-        if (now.status === 'SUCCEEDED') onDone();
-      } catch (error) {
-        showProblem(error);
-      }
-    }, POLL_MS);
-  };
+  const { job: rebuild, started } = useJob(
+    async (rebuildId) => (await answer(api.GET('/v1/reports/rebuilds/{rebuildId}', { params: { path: { rebuildId } } }))).rebuild,
+    (ended: ReportRebuild) => {
+      announce(outcomeOf(ended));
+      if (ended.status === 'SUCCEEDED') onDone();
+    },
+  );
 
   const start = async () => {
     setStarting(true);
     try {
-      const { rebuild: started } = await answer(api.POST('/v1/reports/rebuilds', { params: { header: { 'Idempotency-Key': newKey() } } }));
-      setRebuild(started);
-      follow(started.id);
+      started((await answer(api.POST('/v1/reports/rebuilds', { params: { header: { 'Idempotency-Key': newKey() } } }))).rebuild);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'REBUILD_RUNNING') announce(problemOf(error).message);
       else showProblem(error);
@@ -54,7 +38,7 @@ export function Recount({ onDone }: { onDone: () => void }) {
     }
   };
 
-  const running = rebuild !== null && !ended(rebuild);
+  const running = rebuild !== null && !hasEnded(rebuild);
   return (
     <section aria-labelledby="recount-heading" class="recount">
       <h2 id="recount-heading">Recount</h2>
@@ -64,7 +48,7 @@ export function Recount({ onDone }: { onDone: () => void }) {
       </button>
       {running && rebuild.status !== 'WRITING' && <p aria-live="polite">{rebuild.status === 'QUEUED' ? 'Waiting to start…' : 'Counting your records…'}</p>}
       {rebuild?.status === 'WRITING' && <Progress id="recount-progress" label="Corrections written" done={rebuild.progress.done} total={rebuild.progress.total ?? 0} />}
-      {rebuild && ended(rebuild) && <p>{outcomeOf(rebuild)}</p>}
+      {rebuild && hasEnded(rebuild) && <p>{outcomeOf(rebuild)}</p>}
     </section>
   );
 }
