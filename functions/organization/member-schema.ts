@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { prose } from '#shared/prose';
 import { WeeklyHours } from '#shared/schedule';
 import { Email, NonEmptyString, Timestamp, deletedSchema, integerString, pageSchema, partialUpdateBody } from '#shared/schema';
 import { TypedPhone } from '../leads/attributes';
@@ -120,7 +121,13 @@ export const RemoveMemberQuery = v.object({
     v.pipe(
       v.string('keepKeys must be a string'),
       v.regex(KEY_IDS, 'keepKeys must be up to 20 API key ids (key_…), separated by commas'),
-      v.description('API keys the member made to keep, by id, separated by commas: each then acts for whoever removes the member (their member, or the organization for its own key). Every other key acting for the member is revoked. A key that does not act for the member answers 400 naming `keepKeys`, and nothing is removed.'),
+      v.description(
+        prose`
+          API keys the member made to keep, by id, separated by commas: each then acts for whoever removes the member
+          (their member, or the organization for its own key). Every other key acting for the member is revoked. A key
+          that does not act for the member answers 400 naming \`keepKeys\`, and nothing is removed.
+        `,
+      ),
     ),
   ),
 });

@@ -115,6 +115,7 @@ describe('webhook subscriptions', () => {
       isEnabled: true,
       disabledReason: null,
       expiresAt: null,
+      failingSince: null,
       createdAt: expect.stringMatching(ISO_MS),
       updatedAt: webhook.createdAt,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
