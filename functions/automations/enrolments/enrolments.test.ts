@@ -4,6 +4,7 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { useTestApi, type Client } from '../../../test/support/api';
 import { created } from '../../../test/support/fixtures';
+import { holdWrite } from '../../../test/support/interleave';
 import { automationKeys } from '../entity';
 import { runEnrolment } from './jobs';
 import { enrolmentQueue, setEnrolmentQueue } from './start';
@@ -86,6 +87,26 @@ describe('POST /v1/automations/{automationId}/enrolments', () => {
     expect(await runLeads(client, automationId)).toEqual([]);
   });
 
+  it('goes through the status page by page, and takes no page after the automation is switched off midway', async () => {
+    const { client } = await api.organization();
+    const automation = await created(client, '/v1/automations', 'automation', followUp);
+    // 101 NEW leads: two pages of the worker's 100.
+    for (let batch = 0; batch < 101; batch += 20) {
+      await Promise.all(Array.from({ length: Math.min(20, 101 - batch) }, (_, i) => created(client, '/v1/leads', 'lead', { name: `Lead ${batch + i}`, email: `lead${batch + i}@example.com` })));
+    }
+    // The first page's progress held until the automation is off: the second page must see it.
+    const firstPage = holdWrite(/"done":100,/);
+    const { id: enrolmentId } = (await client.post(`/v1/automations/${automation.id}/enrolments`, { leadStatus: 'NEW' })).body.enrolment;
+    await firstPage.reached;
+    expect((await client.patch(`/v1/automations/${automation.id}`, { isEnabled: false })).status).toBe(200);
+    firstPage.release();
+    const done = await ended(client, automation.id, enrolmentId);
+    expect(done).toMatchObject({ status: 'FAILED', failure: 'The automation was switched off.', progress: { done: 100, total: 101 }, enrolled: 100 });
+    const first = (await client.get(`/v1/automations/${automation.id}/runs?limit=100`)).body;
+    const rest = first.nextCursor ? (await client.get(`/v1/automations/${automation.id}/runs?limit=100&cursor=${first.nextCursor}`)).body.runs : [];
+    expect(first.runs.length + rest.length).toBe(100);
+  });
+
   it('answers 503 having started nothing when the queue refuses it: its record reads FAILED', async () => {
     const { client, automationId } = await quotedLeads();
     const queue = enrolmentQueue();
@@ -93,7 +114,7 @@ describe('POST /v1/automations/{automationId}/enrolments', () => {
     try {
       const refused = await client.post(`/v1/automations/${automationId}/enrolments`, { leadStatus: 'QUOTED' });
       expect([refused.status, refused.body.error.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get('retry-after')).toBe('5');
     } finally {
       setEnrolmentQueue(queue);
     }

@@ -28,11 +28,17 @@ export const toEnrolmentItem = (organizationId: string, enrolment: Enrolment) =>
   [TTL_ATTRIBUTE]: Math.ceil(Date.parse(enrolment.createdAt) / 1000) + KEPT_DAYS * 86_400,
 });
 
+/** The enrolment as its record stands, if there is one. */
+async function readEnrolment(organizationId: string, enrolmentId: string): Promise<Enrolment | undefined> {
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: automationKeys.automationEnrolment(organizationId, enrolmentId), ConsistentRead: true }));
+  return Item && v.parse(Enrolment, Item);
+}
+
 /** The enrolment, as its record stands; 404 for another automation's or an unknown one. */
 export async function getEnrolment(organizationId: string, automationId: string, enrolmentId: string): Promise<Enrolment> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: automationKeys.automationEnrolment(organizationId, enrolmentId), ConsistentRead: true }));
-  if (!Item || Item.automationId !== automationId) throw new NotFoundError('Enrolment not found');
-  return v.parse(Enrolment, Item);
+  const enrolment = await readEnrolment(organizationId, enrolmentId);
+  if (enrolment?.automationId !== automationId) throw new NotFoundError('Enrolment not found');
+  return enrolment;
 }
 
 const record = (organizationId: string, enrolmentId: string, changes: Partial<Enrolment>) =>
@@ -49,15 +55,14 @@ export const finishEnrolment = (organizationId: string, enrolmentId: string, end
  * throws is marked FAILED, then throws, so the failure is counted and nothing runs it again.
  */
 export async function runEnrolment({ organizationId, enrolmentId }: EnrolmentJob): Promise<void> {
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: automationKeys.automationEnrolment(organizationId, enrolmentId), ConsistentRead: true }));
-  if (!Item) return;
-  const enrolment = v.parse(Enrolment, Item);
-  if (enrolment.status === 'SUCCEEDED' || enrolment.status === 'FAILED') return;
+  const enrolment = await readEnrolment(organizationId, enrolmentId);
+  if (!enrolment || enrolment.status === 'SUCCEEDED' || enrolment.status === 'FAILED') return;
   try {
-    const definition = await enrollableDefinition(organizationId, enrolment.automationId);
     const atMs = Date.parse(enrolment.createdAt);
     let [done, enrolled, cursor] = [0, 0, undefined as string | undefined];
     do {
+      // Read again before each page (one GetItem): an automation switched off or deleted midway takes no more leads.
+      const definition = await enrollableDefinition(organizationId, enrolment.automationId);
       const page = await listLeadsPage(organizationId, { status: enrolment.leadStatus, page: 1, limit: PAGE, cursor });
       for (const lead of page.items) {
         if (await enrolLeadOfJob(organizationId, definition, lead.id, derivedId('run', atMs, `${enrolmentId}#${lead.id}`))) enrolled++;

@@ -143,22 +143,27 @@ export async function enrolLead(organizationId: string, automationId: string, bo
   if (!(await getLead(organizationId, body.leadId))) throw new NotFoundError('Lead not found');
   const appointmentId = await enrolledAppointment(organizationId, definition, body);
   const nowMs = clock.now();
-  const run = newRun(organizationId, `run_${ulid(nowMs)}`, definition, { leadId: body.leadId, appointmentId, triggerEventId: null, triggeredAt: iso(nowMs), chainDepth: 1 });
-  // By hand, a run is no event's: no cap of the automation's runs counts it.
-  await putRun(run, definition.stopWhen);
-  await firstStep(run);
-  return fromRunItem(toRunItem(run));
+  return fromRunItem(toRunItem(await startByHand(organizationId, definition, `run_${ulid(nowMs)}`, { leadId: body.leadId, appointmentId }, nowMs)));
 }
 
 /**
- * Enrols one lead of a bulk enrolment, by a run id made from the enrolment and the lead: a message handed again finds
- * the run it put and queues its first step again (a twin message does nothing). A lead deleted meanwhile is skipped.
+ * A run started by hand, now, and its first step queued. By hand, a run is no event's: no cap of the automation's runs
+ * counts it. A run id that exists already (a bulk enrolment's message handed again) puts nothing and queues the first
+ * step again, which a twin message leaves as it is.
+ */
+async function startByHand(organizationId: string, definition: AutomationDefinition, runId: string, whom: { leadId: string; appointmentId: string | null }, nowMs = clock.now()): Promise<RunState> {
+  const run = newRun(organizationId, runId, definition, { ...whom, triggerEventId: null, triggeredAt: iso(nowMs), chainDepth: 1 });
+  await putRun(run, definition.stopWhen);
+  await firstStep(run);
+  return run;
+}
+
+/**
+ * Enrols one lead of a bulk enrolment, by a run id made from the enrolment and the lead, so a message handed again
+ * starts it once. A lead deleted meanwhile is skipped.
  */
 export async function enrolLeadOfJob(organizationId: string, definition: AutomationDefinition, leadId: string, runId: string): Promise<boolean> {
   if (!(await getLead(organizationId, leadId))) return false;
-  const nowMs = clock.now();
-  const run = newRun(organizationId, runId, definition, { leadId, appointmentId: null, triggerEventId: null, triggeredAt: iso(nowMs), chainDepth: 1 });
-  await putRun(run, definition.stopWhen);
-  await firstStep(run);
+  await startByHand(organizationId, definition, runId, { leadId, appointmentId: null });
   return true;
 }
