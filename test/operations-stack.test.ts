@@ -420,8 +420,8 @@ describe('options by context', () => {
   const rateRule = (deployment: ReturnType<typeof synth>, name: string) => {
     const [, acl] = only(deployment, 'AWS::WAFv2::WebACL');
     const rule = (acl.Properties.Rules as Array<Record<string, any>>).find((candidate) => candidate.Name === name)!;
-    const { Limit, AggregateKeyType, ScopeDownStatement } = rule.Statement.RateBasedStatement;
-    return { acl, rule, Limit, AggregateKeyType, ScopeDownStatement, scoped: new RegExp(ScopeDownStatement.RegexMatchStatement.RegexString) };
+    const { Limit, AggregateKeyType, ForwardedIPConfig, ScopeDownStatement } = rule.Statement.RateBasedStatement;
+    return { acl, rule, Limit, AggregateKeyType, ForwardedIPConfig, ScopeDownStatement, scoped: new RegExp(ScopeDownStatement.RegexMatchStatement.RegexString) };
   };
   const [apiId] = only(deployed, 'AWS::ApiGateway::RestApi');
   const [stageId] = only(deployed, 'AWS::ApiGateway::Stage');
@@ -502,7 +502,7 @@ describe('options by context', () => {
     expect(() => synth({ wafRatePerIp: 5 })).toThrow(/wafRatePerIp must be a number from 10/);
   });
 
-  it('makes the distribution the one way in: a REGIONAL API, the origin secret by reference, the viewer function and HSTS on every API path, the stage counting viewers', () => {
+  it('makes the distribution the one way in: a REGIONAL API, the origin secret by reference, the viewer function on every API path, HSTS on every behaviour, the stage counting viewers', () => {
     expect(only(deployed, 'AWS::ApiGateway::RestApi')[1].Properties.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
     const [, distribution] = only(deployed, 'AWS::CloudFront::Distribution');
     const config = distribution.Properties.DistributionConfig;
@@ -518,6 +518,13 @@ describe('options by context', () => {
       expect(behavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [viewerFunctionId, 'FunctionARN'] } }]);
       expect(behavior.ResponseHeadersPolicyId).toEqual({ Ref: headersPolicyId });
     }
+    // HSTS on every behaviour, the console's pages as well as the API's answers: a year, subdomains, over any origin's.
+    const policies = deployed.parent.findResources('AWS::CloudFront::ResponseHeadersPolicy');
+    for (const behavior of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
+      const policy = policies[behavior.ResponseHeadersPolicyId.Ref];
+      expect(policy?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.StrictTransportSecurity, behavior.PathPattern ?? 'default').toEqual({ AccessControlMaxAgeSec: 31_536_000, IncludeSubdomains: true, Override: true });
+    }
+    expect(config.CacheBehaviors.map((behavior: Record<string, any>) => behavior.PathPattern)).toContain('/console*');
     expect(only(deployed, 'AWS::ApiGateway::Stage')[1].Properties.Variables).toEqual({ [VIEWER_ADDRESS_STAGE_VARIABLE]: VIEWER_ADDRESS_HEADER });
     // Without the firewall the API's own URL stays open: the stage counts the connection, which no client can write.
     expect(only(synth({ waf: 'false' }), 'AWS::ApiGateway::Stage')[1].Properties.Variables ?? {}).toEqual({});
@@ -530,8 +537,8 @@ describe('options by context', () => {
   });
 
   it('stops one viewer on the anonymous routes that share a throttle, below that throttle, before their functions', () => {
-    const { rule, Limit, AggregateKeyType, scoped } = rateRule(deployed, 'AnonymousRatePerIp');
-    expect({ Limit, AggregateKeyType }).toEqual({ Limit: 300, AggregateKeyType: 'FORWARDED_IP' });
+    const { rule, Limit, AggregateKeyType, ForwardedIPConfig, scoped } = rateRule(deployed, 'AnonymousRatePerIp');
+    expect({ Limit, AggregateKeyType, ForwardedIPConfig }).toEqual({ Limit: 300, AggregateKeyType: 'FORWARDED_IP', ForwardedIPConfig: { HeaderName: VIEWER_ADDRESS_HEADER, FallbackBehavior: 'MATCH' } });
     const anonymous = routes.filter((route) => route.throttle && !route.path.startsWith('/v1/inbound/'));
     expect(anonymous.map((route) => route.operationId).sort()).toEqual(
       ['getOAuthAuthorize', 'passkeySignInOptions', 'postOAuthAuthorize', 'postOAuthToken', 'registerOAuthClient', 'requestSignInCode', 'signInWithCode', 'signInWithPasskey'],
@@ -638,8 +645,8 @@ describe('options by context', () => {
   });
 
   it('limits posts to the public inbound URLs per IP on their own, below the rate of the whole API, answered 429 RATE_LIMITED with Retry-After', () => {
-    const { acl, rule, Limit, AggregateKeyType, ScopeDownStatement, scoped } = rateRule(tuned, 'InboundRatePerIp');
-    expect({ Limit, AggregateKeyType }).toEqual({ Limit: 120, AggregateKeyType: 'FORWARDED_IP' });
+    const { acl, rule, Limit, AggregateKeyType, ForwardedIPConfig, ScopeDownStatement, scoped } = rateRule(tuned, 'InboundRatePerIp');
+    expect({ Limit, AggregateKeyType, ForwardedIPConfig }).toEqual({ Limit: 120, AggregateKeyType: 'FORWARDED_IP', ForwardedIPConfig: { HeaderName: VIEWER_ADDRESS_HEADER, FallbackBehavior: 'MATCH' } });
     // Scoped to the inbound route's own path, with or without the stage in front; no other path counts.
     expect(ScopeDownStatement.RegexMatchStatement.FieldToMatch).toEqual({ UriPath: {} });
     for (const path of ['/prod/v1/inbound/inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ', '/v1/inbound/inbound_01HZZZZZZZZZZZZZZZZZZZZZZZ']) expect(scoped.test(path), path).toBe(true);

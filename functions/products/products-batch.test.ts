@@ -298,19 +298,26 @@ describe('PATCH /v1/products/batch when the table fails to answer a write', () =
   });
 
   it('reports what happened to a write held on its way while the store paused, which arrives after the batch gave up on it: applied once', async () => {
-    const { client, organizationId, drain } = await setup();
+    const { client, organizationId, drain, tap } = await setup();
     const put = once('PutItemCommand', '"price":245');
     const faults = tableFailsToAnswer((command, input) => (put(command, input) ? 'late' : undefined));
-    const versionOf = async () => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: productKeys.product(organizationId, drain.id), ConsistentRead: true }))).Item?.version as number;
-    const before = await versionOf();
-    const res = await batch(client, [{ id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } }]);
+    const versionOf = async (id: number) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: productKeys.product(organizationId, id), ConsistentRead: true }))).Item?.version as number;
+    const before = [await versionOf(drain.id), await versionOf(tap.id)];
+    const res = await batch(client, [
+      { id: drain.id, pricing: { pricingType: 'FIXED', price: 245 } },
+      { id: tap.id, pricing: { pricingType: 'FIXED', price: 110 } },
+    ]);
     expect(faults).toEqual(['PutItemCommand late']);
     await faults.arrive();
-    // The late write found the version it was conditional on gone: the product is as the batch reported it, written once.
-    const stored = await storedProduct(organizationId, drain.id);
-    expect(res.body.results).toEqual([{ id: drain.id, status: 'ok', product: stored }]);
-    expect(stored).toMatchObject({ price: 245 });
-    expect(await versionOf()).toBe(before + 1);
+    // The late write found the version it was conditional on gone: each product is as the batch reported it, written once.
+    const stored = [await storedProduct(organizationId, drain.id), await storedProduct(organizationId, tap.id)];
+    expect(res.body.results).toEqual([
+      { id: drain.id, status: 'ok', product: stored[0] },
+      { id: tap.id, status: 'ok', product: stored[1] },
+    ]);
+    expect(res.body.summary).toEqual({ total: 2, succeeded: 2, failed: 0, unknown: 0 });
+    expect(stored.map((product) => product?.price)).toEqual([245, 110]);
+    expect([await versionOf(drain.id), await versionOf(tap.id)]).toEqual([before[0]! + 1, before[1]! + 1]);
   });
 
   it('reports a lost write as not applied when another request wrote the product meanwhile, keeping that request’s change', async () => {
