@@ -16,7 +16,7 @@ const SLOWEST_FIRST = [
   'functions/automations/runs/automation-runs.test.ts',
   'functions/sms/sms.test.ts',
   // The console in Chromium: a browser's start and a person's journeys through every screen.
-  'functions/console/console.test.ts',
+  'test/console.test.ts',
   'functions/webhooks/webhooks.test.ts',
   'functions/automations/automation-recipes.test.ts',
   'functions/audit-log/audit-log.test.ts',

@@ -5,8 +5,8 @@ import { countAuthorizerFailure, refused } from '#shared/auth/authorizer-failure
 import { findActiveKeyByToken, touchApiKey } from '#shared/auth/api-keys';
 import { answerFor } from './authorizer-answer';
 import { authorizeOAuthToken, isOAuthToken } from './oauth/authorize-token';
-import { authorizeSession } from './console/authorize-session';
-import { isSessionToken } from './console/session-token';
+import { authorizeSession } from './sign-in/authorize-session';
+import { isSessionToken } from './sign-in/session-token';
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent, context?: Context): Promise<APIGatewayAuthorizerResult> => {
   /** API Gateway answers a thrown "Unauthorized" with 401 (the UNAUTHORIZED gateway response); each is counted. */

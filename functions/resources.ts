@@ -16,7 +16,7 @@ export const resources: readonly ResourceDefinition[] = [
   folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.automations, folders.companies,
   folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs,
   folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports,
-  folders.console, folders.mcp, folders.oauth, folders.meta,
+  folders.signIn, folders.apiKeys, folders.mcp, folders.oauth, folders.meta,
 ];
 const unlisted = Object.entries(folders).filter(([, resource]) => !resources.includes(resource));
 if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name]) => name).join(', ')} have a folder but no place in the list of resources (functions/resources.ts)`);

@@ -146,6 +146,11 @@ const NAMES_SHARED_MAY_SPELL: { name: string; modules?: string[]; why: string }[
     modules: ['shared/iam.ts', 'shared/routes/route.ts', 'shared/http/route-handler.ts'],
     why: 'IAM’s word: a policy statement as a capability gives it to a tenant session, and the session policies the route handler signs with (shared/tenancy/policies.ts), not the policies resource',
   },
+  {
+    name: 'api-keys',
+    why: 'the credential every request carries: the authorizer finds it, scopes and the gateway’s answers speak of it, members’ removal, OAuth’s grants and the admin CLI make and end it (shared/auth/api-keys.ts); the api-keys resource is the routes an ADMIN manages them by',
+  },
+  { name: 'sign-in', modules: ['shared/openapi/security.ts'], why: 'the session cookie’s security scheme names the route that sets the cookie' },
   { name: 'policies', modules: ['shared/envelope-encryption.ts'], why: 'the Encryption SDK’s own `CommitmentPolicy`, a name of its API, not the policies resource' },
 ];
 

@@ -269,11 +269,6 @@ describe('the bundled functions', () => {
         'functions/authority.ts',
         'functions/authorizer-answer.ts',
         'functions/authorizer.ts',
-        'functions/console/authorize-session.ts',
-        'functions/console/entity.ts',
-        'functions/console/session-token.ts',
-        'functions/console/sessions.ts',
-        'functions/console/settings.ts',
         'functions/oauth/authorize-token.ts',
         'functions/oauth/entity.ts',
         'functions/oauth/metadata.ts',
@@ -285,6 +280,11 @@ describe('the bundled functions', () => {
         'functions/organization/member-credential-keys.ts',
         'functions/organization/member-credentials.ts',
         'functions/route-roles.ts',
+        'functions/sign-in/authorize-session.ts',
+        'functions/sign-in/entity.ts',
+        'functions/sign-in/session-token.ts',
+        'functions/sign-in/sessions.ts',
+        'functions/sign-in/settings.ts',
       ],
       'inbound-endpoints/authorizer': ['functions/inbound-endpoints/', 'functions/organization/counter-shards'],
     };
@@ -305,10 +305,10 @@ describe('the bundled functions', () => {
     expect(withEngine).toEqual(['automations/enrolments/worker', 'automations/handlers', 'automations/runner-handler', 'stream/record']);
     const withSqs = FUNCTION_MODULES.filter((module) => sqs(bundles[module]!.inputs).length > 0);
     // Each that reaches the engine queues steps with it (shared/aws/sqs.ts); the webhook deliverer and routes send their
-    // retries and redeliveries on the same client, the console's routes the asks for sign-in codes, the reports' routes
+    // retries and redeliveries on the same client, the sign-in routes the asks for sign-in codes, the reports' routes
     // their recounts (the bulk enrolment worker queues its runs' first steps through the engine); no other function
     // sends to a queue (the other workers that take from those send nothing).
-    expect(withSqs).toEqual([...withEngine, 'console/handlers', 'reports/handlers', 'webhooks/deliver', 'webhooks/handlers'].sort());
+    expect(withSqs).toEqual([...withEngine, 'reports/handlers', 'sign-in/handlers', 'webhooks/deliver', 'webhooks/handlers'].sort());
     for (const module of withSqs) expect(sqs(bundles[module]!.importInputs), module).toEqual([]);
   });
 

@@ -348,7 +348,7 @@ const checks: { rule: RegExp; reason: RegExp; check: (ack: Acknowledgement) => v
     reason: /is public by design: the console's sign-in, which a person calls before they hold a session/,
     check: (ack) => {
       const route = publicRouteOf(ack);
-      expect([route.resource, route.auth, route.path.startsWith('/v1/sign-in/')]).toEqual(['console', 'none', true]);
+      expect([route.resource, route.auth, route.path.startsWith('/v1/sign-in/')]).toEqual(['sign-in', 'none', true]);
     },
   },
   {

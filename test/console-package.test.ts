@@ -2,8 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_PATH } from '../functions/console/site';
+import { CONSOLE_PATH } from '../functions/sign-in/site';
 import { CONSOLE_BASE } from '../console/src/base';
+import { TAKES_IDEMPOTENCY_KEY } from '../console/src/retried-writes';
+import { routes } from '../functions/resources';
+import { honoursIdempotencyKey } from '#shared/openapi/responses';
 
 /**
  * The owners' console is a browser's program of its own (console/: its package and tsconfig, the DOM's types and no
@@ -69,12 +72,27 @@ describe('the console’s package', () => {
     expect(outside).toEqual([]);
     // The server's code and its tests; the tooling that builds the console (infra/) reads it from outside.
     const serverFiles = [...filesBelow('functions', ['.ts']), ...filesBelow('shared', ['.ts']), ...filesBelow('test', ['.ts'])].filter((path) => path !== 'test/console-package.test.ts');
-    expect(serverFiles).toEqual(expect.arrayContaining(['functions/resources.ts', 'functions/console/site.ts', 'shared/http/route-handler.ts', 'test/support/api.ts']));
+    expect(serverFiles).toEqual(expect.arrayContaining(['functions/resources.ts', 'functions/sign-in/site.ts', 'shared/http/route-handler.ts', 'test/support/api.ts']));
     const intoTheConsole = serverFiles.flatMap((path) => importsOf(path).filter((imported) => imported.startsWith('.') && resolve(ROOT, path, '..', imported).startsWith(join(ROOT, 'console'))).map((imported) => `${path}: ${imported}`));
     expect(intoTheConsole).toEqual([]);
   });
 
   it('is served where the server says it is: the two paths, written once each side, are one', () => {
     expect(CONSOLE_BASE).toBe(CONSOLE_PATH);
+  });
+
+  it('gives an Idempotency-Key to exactly the writes whose operations take one, as npm run generate wrote them', () => {
+    const document = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { parameters?: { name: string }[] }>> };
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key'))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect([...TAKES_IDEMPOTENCY_KEY].sort()).toEqual(documented.sort());
+    // Every write the API answers once by its key is among them (the inbound URLs also read the header, as a sender's id).
+    for (const route of routes.filter(honoursIdempotencyKey)) expect(TAKES_IDEMPOTENCY_KEY.has(`${route.method} ${route.path}`), route.path).toBe(true);
+    expect(TAKES_IDEMPOTENCY_KEY.has('POST /v1/leads/{leadId}/activities')).toBe(true);
+    // The sign-in's posts and a new API key take none (a key kept in an answer would be kept with it).
+    for (const write of ['POST /v1/sign-in/codes', 'POST /v1/api-keys', 'DELETE /v1/leads/{leadId}']) expect(TAKES_IDEMPOTENCY_KEY.has(write), write).toBe(false);
   });
 });

@@ -395,7 +395,7 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
 /** Every keyed operation, with its DELETEs last so the records the others use are still there, a note before its company. */
 const depth = (route: RouteDefinition) => route.path.split('/').length;
 const operations = routes
-  // A key is refused a member's own routes (SESSION_REQUIRED): their requests are a session's (functions/console/console-sign-in.test.ts).
+  // A key is refused a member's own routes (SESSION_REQUIRED): their requests are a session's (functions/sign-in/sign-in.test.ts).
   .filter((route) => route.auth !== 'none' && !route.sessionOnly)
   .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE') || (a.method === 'DELETE' ? depth(b) - depth(a) : 0));
 

@@ -74,7 +74,7 @@ describe('the API stack', () => {
     const throttled = routes.filter((route) => route.throttle);
     // The OAuth endpoints that register and issue have a ceiling every caller shares (functions/oauth/routes.ts), ten
     // times what any one source may ask (functions/oauth/source-limits.ts): it is the per-source limits that bind.
-    // So have the console's sign-in routes (functions/console/routes.ts), far above what its per-source limits let one source ask.
+    // So have the console's sign-in routes (functions/sign-in/routes.ts), far above what its per-source limits let one source ask.
     expect(throttled.map((route) => route.operationId)).toEqual(['receiveInbound', 'requestSignInCode', 'signInWithCode', 'passkeySignInOptions', 'signInWithPasskey', 'registerOAuthClient', 'getOAuthAuthorize', 'postOAuthAuthorize', 'postOAuthToken']);
     const signIn = (stage.Properties.MethodSettings as Array<Record<string, any>>).find((setting) => setting.HttpMethod === 'POST' && setting.ResourcePath === '/~1v1~1sign-in~1codes')!;
     expect(signIn).toMatchObject({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });

@@ -16,7 +16,7 @@ import { allDescribed, described, describedByResource, undescribedFields } from 
 import { EVENT_TYPES } from '../functions/events/types';
 import { useTestApi } from './support/api';
 import { memberSession } from './support/member-session';
-import { SESSION_COOKIE } from '../functions/console/settings';
+import { SESSION_COOKIE } from '../functions/sign-in/settings';
 import { validatorAt } from './support/contract';
 import { webhookMessages } from '../functions/webhooks/routes';
 
@@ -186,7 +186,7 @@ describe('the OpenAPI document', () => {
   it('takes the bearer API key or a member’s session cookie on every keyed operation, the cookie alone on a member’s own, the bearer alone on the MCP server, nothing on a public one', () => {
     expect(document.components.securitySchemes).toEqual({
       apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
-      // The cookie the sign-in sets, which the edge makes the bearer token (functions/console/edge/viewer-request.js).
+      // The cookie the sign-in sets, which the edge makes the bearer token (functions/sign-in/edge/viewer-request.js).
       sessionCookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }),
     });
     const either = [{ apiKey: [] }, { sessionCookie: [] }];

@@ -514,8 +514,8 @@ describe('options by context', () => {
     const apiBehaviors = [config.DefaultCacheBehavior, ...config.CacheBehaviors.filter((behavior: Record<string, any>) => behavior.TargetOriginId === apiOrigin.Id)];
     const viewerFunctions = deployed.parent.findResources('AWS::CloudFront::Function', { Properties: { FunctionConfig: { Comment: Match.stringLikeRegexp('viewer address') } } });
     const [viewerFunctionId] = Object.keys(viewerFunctions);
-    // The very file the local edge runs and its tests test (functions/console/edge/viewer-request.js).
-    expect(viewerFunctions[viewerFunctionId!]!.Properties.FunctionCode).toBe(readFileSync(new URL('../functions/console/edge/viewer-request.js', import.meta.url), 'utf8'));
+    // The very file the local edge runs and its tests test (functions/sign-in/edge/viewer-request.js).
+    expect(viewerFunctions[viewerFunctionId!]!.Properties.FunctionCode).toBe(readFileSync(new URL('../functions/sign-in/edge/viewer-request.js', import.meta.url), 'utf8'));
     const [headersPolicyId] = Object.keys(deployed.parent.findResources('AWS::CloudFront::ResponseHeadersPolicy', { Properties: { ResponseHeadersPolicyConfig: { Comment: Match.stringLikeRegexp('HSTS on the API') } } }));
     for (const behavior of apiBehaviors) {
       expect(behavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [viewerFunctionId, 'FunctionARN'] } }]);

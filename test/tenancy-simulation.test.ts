@@ -73,7 +73,7 @@ const OFF_THE_TOURS_PATH: Record<string, string[]> = {
   // A bulk enrolment its queue refused, marked FAILED: functions/automations/enrolments/enrolments.test.ts takes it.
   startAutomationEnrolment: ['UpdateItem'],
   // A passkey enrolled: the tour's forged credential is refused before it is kept (a browser's virtual authenticator
-  // enrols one in functions/console/console.test.ts).
+  // enrols one in test/console.test.ts).
   addPasskey: ['PutItem'],
 };
 
@@ -90,7 +90,7 @@ const OWN_ACTIONS_OFF_THE_TOUR: Record<string, string[]> = {
   EnrolAutomationLeads: ['BatchGetItem'],
   InboundSmsReplies: ['ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
   PostOAuthAuthorize: ['GetItem', 'PutItem', 'Query'],
-  // A verified passkey's member and new session: only a browser's authenticator signs (functions/console/console.test.ts).
+  // A verified passkey's member and new session: only a browser's authenticator signs (test/console.test.ts).
   SignInWithPasskey: ['GetItem', 'PutItem'],
   PostOAuthToken: ['GetItem', 'Query'],
   RecordEvents: ['BatchGetItem', 'ConditionCheckItem', 'DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],

@@ -12,7 +12,7 @@ import { keyringsFromEnvironment, kmsClientsSigningWith, open, seal, SecretNotOp
 import { keyUseStatements, opensSecrets, sealsSecrets } from '#shared/sealing-key';
 import { SERVICE_ROLE_PATH } from '#shared/iam';
 import { SMS_NUMBER_CLAIMS } from '../functions/organization/entity';
-import { CREDENTIAL_CLAIMS } from '../functions/console/entity';
+import { CREDENTIAL_CLAIMS } from '../functions/sign-in/entity';
 import { REGISTERED_CLIENT_KEEPS } from '../functions/oauth/entity';
 import { smsSender } from '../functions/sms/capability';
 import { actingFor, sessionEvent, type TenantSession } from '#shared/tenancy/session';

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { applyViewerRequestFunction } from '../infra/local/edge';
 
-// The distribution's viewer-request function (functions/console/edge/viewer-request.js), run as the local edge runs it.
+// The distribution's viewer-request function (functions/sign-in/edge/viewer-request.js), run as the local edge runs it.
 const TOKEN = `sps_${'a'.repeat(32)}`;
 
 function through(path: string, headers: Record<string, string>, remoteAddress = '::ffff:203.0.113.5') {

@@ -1824,6 +1824,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organization/members/{memberId}/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member’s passkeys
+         * @description The passkeys the member signs in with: each one’s id, name, when it was enrolled and when it last signed in. A member the organization does not have answers 404.
+         */
+        get: operations["listMemberPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organization/members/{memberId}/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member’s passkey
+         * @description For a phone lost or a person gone: the passkey signs in no more, and its credential may be enrolled again. One that is not the member’s answers 404. The member’s sessions go on until they end or are signed out.
+         */
+        delete: operations["removeMemberPasskey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -1863,46 +1903,6 @@ export interface paths {
          * @description Refuses the key from its very next request; revoking it again answers the same. Its grants to assistants end with it.
          */
         delete: operations["revokeApiKey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/organization/members/{memberId}/passkeys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A member’s passkeys
-         * @description The passkeys the member signs in with: each one’s id, name, when it was enrolled and when it last signed in. A member the organization does not have answers 404.
-         */
-        get: operations["listMemberPasskeys"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/organization/members/{memberId}/passkeys/{passkeyId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove a member’s passkey
-         * @description For a phone lost or a person gone: the passkey signs in no more, and its credential may be enrolled again. One that is not the member’s answers 404. The member’s sessions go on until they end or are signed out.
-         */
-        delete: operations["removeMemberPasskey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -14095,8 +14095,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The member’s phone in E.164, as the organization’s admin entered it for the member. */
+                    /** @description The member’s phone as people type it: with its country code (`+61 491 570 110`), or in the national form of `country` (`0491 570 110`). A number no plan has answers 400 naming phone. */
                     phone: string;
+                    /** @description ISO 3166-1 alpha-2 code of the organization's country (default `AU`): phones written or looked up in national form (`0412 345 678`, `(02) 9555 1234`) are read in its numbering plan and stored in E.164. Changing it changes how later input is read, not numbers already stored. An unknown code answers 400. */
+                    country?: string;
                 };
             };
         };
@@ -14162,8 +14164,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The member’s phone in E.164, as the organization’s admin entered it for the member. */
+                    /** @description The member’s phone as people type it: with its country code (`+61 491 570 110`), or in the national form of `country` (`0491 570 110`). A number no plan has answers 400 naming phone. */
                     phone: string;
+                    /** @description ISO 3166-1 alpha-2 code of the organization's country (default `AU`): phones written or looked up in national form (`0412 345 678`, `(02) 9555 1234`) are read in its numbering plan and stored in E.164. Changing it changes how later input is read, not numbers already stored. An unknown code answers 400. */
+                    country?: string;
                     code: string;
                     /** @description Which of the phone’s organizations to sign in to, when it is a member of more than one (409 CHOOSE_ORGANIZATION lists them). */
                     organizationId?: string;
@@ -14671,6 +14675,99 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    listMemberPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A member’s passkeys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkeys: {
+                            /** @description The credential id (base64url), as the authenticator names it. */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SessionRequiredOrInsufficientScope"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    removeMemberPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                memberId: number;
+                /** @description The passkey’s `id`: its credential id, as GET /v1/me lists it. */
+                passkeyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a member’s passkey */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** @description The passkey’s id, which signs in no more. */
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -14832,103 +14929,10 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
-    listMemberPasskeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                memberId: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A member’s passkeys */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        passkeys: {
-                            /** @description The credential id (base64url), as the authenticator names it. */
-                            id: string;
-                            name: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                        }[];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["SessionRequiredOrInsufficientScope"];
-            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["AuthorizerUnavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
-    removeMemberPasskey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                memberId: number;
-                /** @description The passkey’s `id`: its credential id, as GET /v1/me lists it. */
-                passkeyId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Remove a member’s passkey */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        /** @description The passkey’s id, which signs in no more. */
-                        id: string;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
-            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["AuthorizerUnavailable"];
-            504: components["responses"]["Timeout"];
-        };
-    };
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …), at most 40 in at most 40 KB of JSON. `all`: those and every route of the API as a tool, named by its operationId in snake_case. A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, console, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …), at most 40 in at most 40 KB of JSON. `all`: those and every route of the API as a tool, named by its operationId in snake_case. A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, sign_in, api_keys, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

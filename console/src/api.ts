@@ -4,7 +4,9 @@
 // error envelope (docs/notes: the console contract).
 import createClient, { type Client, type ClientPathsWithMethod, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import type { paths } from './api-schema';
+import { TAKES_IDEMPOTENCY_KEY } from './retried-writes';
 import { search } from './url';
+import { WriteKeys } from './write-keys';
 
 /** A refused or failed call: the envelope's message and each of its details' messages, as the alert region shows them. */
 export class ApiError extends Error {
@@ -53,7 +55,8 @@ function envelopeOf(body: unknown): Envelope | undefined {
 function refusal(response: Response, envelope: Envelope | undefined): ApiError {
   const error = envelope?.error;
   const code = error?.code;
-  const details = (error?.details ?? []).map((detail) => detail.message);
+  // The envelope's message is its first detail's when there are details: each is shown once.
+  const details = (error?.details ?? []).map((detail) => detail.message).filter((detail) => detail !== error?.message);
   // A session's scope is everything: the gateway's INSUFFICIENT_SCOPE is the member's role, below the operation's.
   if (code === 'INSUFFICIENT_SCOPE') return new ApiError(response.status, ROLE_FORBIDDEN, code, []);
   let message = error?.message ?? envelope?.message ?? `The service answered ${response.status} ${response.statusText}`.trim();
@@ -67,19 +70,32 @@ function refusal(response: Response, envelope: Envelope | undefined): ApiError {
  * `{}` when its operation takes none (as the console has always sent), a refusal thrown as an ApiError (a 401 also
  * ending the session here), and a request that never reached the service as one too, unless it was aborted.
  */
+const writeKeys = new WriteKeys();
+
 const door: Middleware = {
-  onRequest({ request }) {
+  async onRequest({ request, schemaPath }) {
     request.headers.set('Accept', 'application/json');
     if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    let sent = request;
     // openapi-fetch names a Content-Type only with a body.
     if (request.method === 'POST' && !request.headers.has('Content-Type')) {
       const headers = new Headers(request.headers);
       headers.set('Content-Type', 'application/json');
-      return new Request(request, { body: '{}', headers });
+      sent = new Request(request, { body: '{}', headers });
     }
-    return undefined;
+    // A write that takes an Idempotency-Key carries one: the same again when the same write is sent after no answer.
+    if (TAKES_IDEMPOTENCY_KEY.has(`${sent.method} ${schemaPath}`) && !sent.headers.has('Idempotency-Key')) {
+      // Read from a copy and sent as text, as the browser sends a body it was given whole (not a stream).
+      const body = await sent.clone().text();
+      const headers = new Headers(sent.headers);
+      headers.set('Idempotency-Key', writeKeys.keyFor(`${sent.method} ${sent.url} ${body}`));
+      sent = new Request(sent, { body, headers });
+    }
+    return sent === request ? undefined : sent;
   },
-  async onResponse({ response }) {
+  async onResponse({ request, response }) {
+    const key = request.headers.get('Idempotency-Key');
+    if (key) writeKeys.answered(key, response.status);
     if (response.ok) return undefined;
     const envelope = envelopeOf(await response.text());
     if (response.status === 401) unauthorized();
@@ -117,8 +133,7 @@ interface Door {
 
 /**
  * The client: `api.GET('/v1/leads/{leadId}', { params: { path: { leadId } }, signal })`, and POST, PATCH, DELETE alike.
- * Wrap a call in `answer()` for its data. An Idempotency-Key is a header parameter of the operations that take one:
- * `params: { header: { 'Idempotency-Key': key } }`.
+ * Wrap a call in `answer()` for its data. Every write that takes an Idempotency-Key gets one from the door (./write-keys.ts).
  */
 export const api = createClient<paths>({
   baseUrl: '',

@@ -1,6 +1,6 @@
 /**
  * Where the console is served: the SPA answers every path below it, its files are below `${CONSOLE_BASE}/assets`. The
- * server names the same path (functions/console/site.ts, CONSOLE_PATH); a test holds the two equal, as neither
+ * server names the same path (functions/sign-in/site.ts, CONSOLE_PATH); a test holds the two equal, as neither
  * program imports the other.
  */
 export const CONSOLE_BASE = '/console';

@@ -20,6 +20,7 @@ export const RESOURCE_TOOLSETS = [
   'inbound_endpoints',
   'receptionist',
   'reports',
-  'console',
+  'sign_in',
+  'api_keys',
   'oauth',
 ] as const;

@@ -5,7 +5,7 @@ import { OAuthError } from './errors';
 import { sameSecret } from '#shared/auth/tokens';
 import { cookieNamed } from '#shared/http/cookies';
 import { keyringFromEnvironment, type CursorKeyring } from '#shared/store/cursor-keys';
-import { SESSION_COOKIE } from '../console/settings';
+import { SESSION_COOKIE } from '../sign-in/settings';
 import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '#shared/auth/scopes';
 import { mayGrant } from './scopes';
 import { hasRedirectUri, isDocumentUrl, resolveClient, type OAuthClient } from './clients';

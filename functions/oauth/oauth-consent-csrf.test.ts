@@ -115,7 +115,7 @@ describe('the consent post from another site', () => {
 });
 
 describe('consenting as a member signed in to the console', () => {
-  /** What each role may grant an assistant (functions/console/signed-in.ts `grantableScope`), written out. */
+  /** What each role may grant an assistant (functions/sign-in/signed-in.ts `grantableScope`), written out. */
   const GRANTABLE: Record<MemberRole, ApiKeyScope[]> = { MEMBER: ['read'], MANAGER: ['read'], ADMIN: ['read', 'write', 'full'] };
 
   it('offers and grants each role exactly its scopes: read for a MEMBER and a MANAGER, every scope for an ADMIN', async () => {

@@ -1,6 +1,6 @@
 import { SEQUENCE, type ResourceTour } from '#shared/route-tour';
 
-/** The phone of the tour's ADMIN, who signs in to the console on its tour (functions/console/tour.ts): a number for fiction. */
+/** The phone of the tour's ADMIN, who signs in to the console on its tour (functions/sign-in/tour.ts): a number for fiction. */
 export const TOUR_MEMBER_PHONE = '+61491570006';
 
 /**

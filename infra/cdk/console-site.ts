@@ -28,13 +28,13 @@ import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ORIGIN_SECRET_HEADER } from '#shared/http/caller-address';
 import type { Construct } from 'constructs';
-import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/console/site';
+import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/sign-in/site';
 import { STAGE_NAME } from './api/rest-api';
 import type { DeploymentOptions } from './options';
 
 const APP_DIR = fileURLToPath(new URL('../../console', import.meta.url));
 const BUILD_SCRIPT = fileURLToPath(new URL('./console-build.ts', import.meta.url));
-const VIEWER_REQUEST_FUNCTION = fileURLToPath(new URL('../../functions/console/edge/viewer-request.js', import.meta.url));
+const VIEWER_REQUEST_FUNCTION = fileURLToPath(new URL('../../functions/sign-in/edge/viewer-request.js', import.meta.url));
 /** The bucket's prefix the files are under, as the distribution asks for them: the path they are served at. */
 const PREFIX = CONSOLE_PATH.slice(1);
 
@@ -157,7 +157,7 @@ function originSecrets(stack: Stack): OriginSecrets {
  * its page, by a function, never by an error page that would turn an API 401 or 404 into HTML) and everything else to
  * the API's stage (its REGIONAL endpoint), uncached, with every viewer header but Host and the origin secret. On every
  * API path the viewer-request function writes the viewer's address, and on `/v1/*` makes the session cookie the bearer
- * token (the same function `npm start` runs, functions/console/edge/viewer-request.js). Every answer carries HSTS.
+ * token (the same function `npm start` runs, functions/sign-in/edge/viewer-request.js). Every answer carries HSTS.
  */
 export function consoleDistribution(stack: Stack, api: RestApi, customDomain?: CustomDomain): { distribution: Distribution; originSecrets: OriginSecrets } {
   const secrets = originSecrets(stack);

@@ -9,7 +9,7 @@ import { cookiesOf } from '#shared/http/cookies';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/caller-address';
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { timingSafeEqual } from 'node:crypto';
-import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/console/site';
+import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/sign-in/site';
 
 /**
  * What CloudFront does in front of the API where the console is deployed (infra/cdk: the console's distribution), for
@@ -19,7 +19,7 @@ import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/console/
  */
 
 type EdgeRequest = { uri: string; headers: Record<string, { value: string }>; cookies: Record<string, { value: string }> };
-const EDGE_FUNCTION_FILE = new URL('../../functions/console/edge/viewer-request.js', import.meta.url);
+const EDGE_FUNCTION_FILE = new URL('../../functions/sign-in/edge/viewer-request.js', import.meta.url);
 const viewerRequestFunction = new Function(`${readFileSync(EDGE_FUNCTION_FILE, 'utf8')}\nreturn handler;`)() as (event: { request: EdgeRequest; viewer: { ip: string } }) => EdgeRequest;
 
 /** Sets a header on a request on its way in, replacing any of that name the client sent. */

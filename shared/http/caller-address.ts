@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-/** The header the distribution's viewer-request function sets to the viewer's address (functions/console/edge/viewer-request.js). */
+/** The header the distribution's viewer-request function sets to the viewer's address (functions/sign-in/edge/viewer-request.js). */
 export const VIEWER_ADDRESS_HEADER = 'x-viewer-address';
 /** The header the distribution adds to every request it sends the API, with the origin secret: the firewall refuses any request without it. */
 export const ORIGIN_SECRET_HEADER = 'x-origin-verify';

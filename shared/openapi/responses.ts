@@ -119,7 +119,7 @@ export const sharedExamples = ({ name, example, otherExamples }: SharedError): E
 
 /**
  * Whether a keyed route takes a member's session, whose cookie the edge makes the bearer token
- * (functions/console/edge/viewer-request.js): every one but the MCP server's, whose tokens are OAuth's.
+ * (functions/sign-in/edge/viewer-request.js): every one but the MCP server's, whose tokens are OAuth's.
  */
 export const takesSession = (route: RouteDefinition) => route.auth !== 'none' && !route.tokenAudience;
 

@@ -7,7 +7,7 @@ import { takesSession } from './responses';
 export const BEARER_SCHEME = 'apiKey';
 /** A member's session: its cookie, which the edge in front of the API sends on as the bearer token. */
 export const SESSION_SCHEME = 'sessionCookie';
-/** The session's cookie, as the sign-in sets it (functions/console/settings.ts, whose name a test holds this to). */
+/** The session's cookie, as the sign-in sets it (functions/sign-in/settings.ts, whose name a test holds this to). */
 export const SESSION_COOKIE_NAME = '__Host-session';
 
 export const SECURITY_SCHEMES = {

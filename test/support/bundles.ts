@@ -17,7 +17,7 @@ export const MAX_BUNDLE_BYTES = 424 * 1024;
  * metadata and its parser, about 118 KB) with import() at the first number they read (shared/phone.ts), from a chunk
  * of their own: their import parses none of it, and a route that reads no phone never loads it.
  */
-export const NUMBERING_PLAN_MODULES = ['companies/handlers', 'inbound-endpoints/handlers', 'inquiries/handlers', 'leads/handlers', 'organization/handlers', 'receptionist/handlers', 'transfers/handlers'];
+export const NUMBERING_PLAN_MODULES = ['companies/handlers', 'inbound-endpoints/handlers', 'inquiries/handlers', 'leads/handlers', 'organization/handlers', 'receptionist/handlers', 'sign-in/handlers', 'transfers/handlers'];
 
 /**
  * The automation runner loads the EventBridge Scheduler client at its first schedule made or deleted, and the End

@@ -56,7 +56,7 @@ export async function signInWith(api: TestApi, phone: string): Promise<SessionCl
 
 /**
  * The sign-in code last texted to a phone by the local SMS provider, once the codes asked so far are made: the worker
- * texts them off the request (functions/console/code-queue.ts). Throws when none was.
+ * texts them off the request (functions/sign-in/code-queue.ts). Throws when none was.
  */
 export async function codeTextedTo(api: Pick<TestApi, 'queuesIdle'>, phone: string): Promise<string> {
   await api.queuesIdle();

@@ -10,6 +10,12 @@ import { useStore } from '../store';
 import type { Session } from '../types';
 import { Page, useAction } from '../ui';
 
+/** The region of the browser's language (`en-AU` → `AU`), which national phone forms are read in; none without one. */
+const browserCountry = (): string | undefined => {
+  const region = navigator.languages.map((tag) => /^[a-z]{2,3}-([A-Z]{2})\b/i.exec(tag)?.[1]).find(Boolean);
+  return region?.toUpperCase();
+};
+
 interface Choice {
   id: string;
   name: string;
@@ -51,14 +57,17 @@ export function SignIn() {
     if (codeSent) codeField.current?.focus();
   }, [codeSent]);
 
-  // The API takes E.164 alone: the spaces, dashes and brackets people type are left out.
-  const e164 = () => phone.replace(/[\s().-]/g, '');
+  // The phone as typed and, for a national form (0491 570 110), the browser's region, which the API reads it in.
+  const typed = () => {
+    const country = /^\s*(\+|00)/.test(phone) ? undefined : browserCountry();
+    return { phone: phone.trim(), ...(country ? { country } : {}) };
+  };
   const signedIn = ({ session: started }: { session: Session }) => setSession(started);
 
   const sendCode = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const { expiresInSeconds } = await answer(api.POST('/v1/sign-in/codes', { body: { phone: e164() } }));
+      const { expiresInSeconds } = await answer(api.POST('/v1/sign-in/codes', { body: typed() }));
       setCodeSent(true);
       setChoices(null);
       announce(`If this phone belongs to a member, a code is on its way. It lasts ${Math.round(expiresInSeconds / 60)} minutes.`);
@@ -69,7 +78,7 @@ export function SignIn() {
     event.preventDefault();
     void run(async () => {
       try {
-        signedIn(await answer(api.POST('/v1/sign-in/sessions', { body: { phone: e164(), code, ...(organizationId ? { organizationId } : {}) } })));
+        signedIn(await answer(api.POST('/v1/sign-in/sessions', { body: { ...typed(), code, ...(organizationId ? { organizationId } : {}) } })));
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 'CHOOSE_ORGANIZATION')) throw error;
         setChoices(choicesOf(error.details));
@@ -93,7 +102,7 @@ export function SignIn() {
       <form class="stack" onSubmit={sendCode}>
         <label for="sign-in-phone">Phone</label>
         <p id="sign-in-phone-hint" class="hint">
-          The mobile number your organization has for you, with its country code: +61412345678.
+          The mobile number your organization has for you: 0412 345 678, or with its country code, +61 412 345 678.
         </p>
         <input id="sign-in-phone" type="tel" autocomplete="tel" required aria-describedby="sign-in-phone-hint" value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
         <button type="submit" disabled={busy || !phone.trim()}>

@@ -35,7 +35,7 @@ function addRouteMethod(resource: IResource, httpMethod: string, route: RouteDef
     const why =
       route.tag === 'OAuth'
         ? "OAuth's metadata, registration, consent and token endpoints, which a client calls before it holds a token"
-        : route.resource === 'console'
+        : route.resource === 'sign-in'
           ? "the console's sign-in, which a person calls before they hold a session"
           : "the API's own description and reference page";
     for (const rule of ['AwsSolutions-APIG4', 'AwsSolutions-COG4']) {

@@ -1,10 +1,10 @@
-import { defineRoute } from '#shared/routes/route';
+import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { prose } from '#shared/prose';
 import { authorizerCacheFlush } from '#shared/auth/authorizer-cache-flush';
 import { ApiKeyIdPath, ApiKeyList, ApiKeyRevoked, CreateApiKeyBody, CreatedApiKey } from './schema';
 
-/** An organization's API keys, managed by its ADMINs in the console: a key cannot make or revoke keys (SESSION_REQUIRED). */
-const KEYS = { tag: 'API keys', sessionRole: 'ADMIN' as const, sessionOnly: true as const };
+/** An organization's API keys, managed by its ADMINs (the resource's role) in the console: a key cannot make or revoke keys (SESSION_REQUIRED). */
+const KEYS = { tag: 'API keys', sessionOnly: true as const };
 
 export const listApiKeys = defineRoute({
   ...KEYS,
@@ -56,3 +56,4 @@ export const revokeApiKey = defineRoute({
   errors: [400, 403, 404],
 });
 
+export const apiKeyRoutes: RouteDefinition[] = [listApiKeys, createApiKey, revokeApiKey];

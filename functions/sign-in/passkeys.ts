@@ -11,7 +11,7 @@ import { itemAtGsi1, queryAll } from '#shared/store/query-page';
 import { deleteItem, insertIfAbsent, transact } from '#shared/store/transact';
 import { getMember } from '../organization/member-store';
 import type { Member } from '../organization/member-schema';
-import { consoleKeys, CREDENTIAL_CLAIM_ENTITY, PASSKEY_ENTITY } from './entity';
+import { signInKeys, CREDENTIAL_CLAIM_ENTITY, PASSKEY_ENTITY } from './entity';
 import type { Passkey } from './schema';
 import { PASSKEY_CHALLENGE_MINUTES } from './settings';
 
@@ -80,7 +80,7 @@ function fromItem(item: Record<string, unknown>): StoredPasskey | undefined {
 }
 
 export async function listPasskeys(organizationId: string, memberId: number): Promise<Passkey[]> {
-  return (await queryAll(consoleKeys.passkeysOfMember(organizationId, memberId))).flatMap((item) => {
+  return (await queryAll(signInKeys.passkeysOfMember(organizationId, memberId))).flatMap((item) => {
     const stored = fromItem(item);
     return stored ? [toPasskey(stored)] : [];
   });
@@ -98,12 +98,12 @@ export async function passkeysOfMember(organizationId: string, memberId: number)
  * transaction: the passkey signs in no more, and its id may be enrolled again.
  */
 export async function removePasskey(organizationId: string, memberId: number, credentialId: string): Promise<void> {
-  await transact([deleteItem(consoleKeys.passkey(organizationId, memberId, credentialId), passkeyNotFound), deleteItem(consoleKeys.credentialClaim(credentialId))]);
+  await transact([deleteItem(signInKeys.passkey(organizationId, memberId, credentialId), passkeyNotFound), deleteItem(signInKeys.credentialClaim(credentialId))]);
 }
 
 /** The options of a new passkey's enrolment, its challenge kept for the member (a new enrolment replaces one under way). */
 export async function enrolmentOptions(organizationId: string, member: Member, rp: RelyingParty) {
-  const existing = await queryAll(consoleKeys.passkeysOfMember(organizationId, member.id), ['id', 'transports']);
+  const existing = await queryAll(signInKeys.passkeysOfMember(organizationId, member.id), ['id', 'transports']);
   const { generateRegistrationOptions } = await loadWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
@@ -121,7 +121,7 @@ export async function enrolmentOptions(organizationId: string, member: Member, r
   await dynamo.send(
     new PutCommand({
       TableName: config.tableName,
-      Item: { ...consoleKeys.enrolment(organizationId, member.id), entity: 'PASSKEY_ENROLMENT', challenge: options.challenge, expiresAt: new Date(atMs + CHALLENGE_MS).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((atMs + CHALLENGE_MS) / 1000) },
+      Item: { ...signInKeys.enrolment(organizationId, member.id), entity: 'PASSKEY_ENROLMENT', challenge: options.challenge, expiresAt: new Date(atMs + CHALLENGE_MS).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((atMs + CHALLENGE_MS) / 1000) },
     }),
   );
   return options;
@@ -140,7 +140,7 @@ async function takeChallenge(key: { pk: string; sk: string }): Promise<string | 
 
 /** Verifies the authenticator's new credential against the member's enrolment under way, and keeps it. */
 export async function addPasskey(organizationId: string, member: Member, credential: RegistrationResponseJSON, name: string | undefined, rp: RelyingParty): Promise<Passkey> {
-  const challenge = await takeChallenge(consoleKeys.enrolment(organizationId, member.id));
+  const challenge = await takeChallenge(signInKeys.enrolment(organizationId, member.id));
   if (!challenge) throw passkeyRefused('no enrolment is under way (ask for the options again)');
   const { verifyRegistrationResponse } = await loadWebAuthn();
   const verification = await verifyRegistrationResponse({ response: credential, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true }).catch((error: unknown) => {
@@ -162,8 +162,8 @@ export async function addPasskey(organizationId: string, member: Member, credent
   };
   // The credential id is claimed with the passkey: of two enrolments of one id, by anyone, one is kept.
   await transact([
-    insertIfAbsent({ ...consoleKeys.credentialClaim(made.id), entity: CREDENTIAL_CLAIM_ENTITY, organizationId, memberId: member.id, claimedAt: createdAt }, credentialTaken),
-    insertIfAbsent({ ...consoleKeys.passkey(organizationId, member.id, made.id), ...consoleKeys.passkeyByCredential(made.id), entity: PASSKEY_ENTITY, ...stored }, credentialTaken),
+    insertIfAbsent({ ...signInKeys.credentialClaim(made.id), entity: CREDENTIAL_CLAIM_ENTITY, organizationId, memberId: member.id, claimedAt: createdAt }, credentialTaken),
+    insertIfAbsent({ ...signInKeys.passkey(organizationId, member.id, made.id), ...signInKeys.passkeyByCredential(made.id), entity: PASSKEY_ENTITY, ...stored }, credentialTaken),
   ]);
   return toPasskey(stored);
 }
@@ -176,7 +176,7 @@ export async function signInOptions(rp: RelyingParty) {
   await dynamo.send(
     new PutCommand({
       TableName: config.tableName,
-      Item: { ...consoleKeys.signInChallenge(options.challenge), entity: 'SIGN_IN_CHALLENGE', challenge: options.challenge, expiresAt: new Date(atMs + CHALLENGE_MS).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((atMs + CHALLENGE_MS) / 1000) },
+      Item: { ...signInKeys.signInChallenge(options.challenge), entity: 'SIGN_IN_CHALLENGE', challenge: options.challenge, expiresAt: new Date(atMs + CHALLENGE_MS).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((atMs + CHALLENGE_MS) / 1000) },
     }),
   );
   return options;
@@ -196,9 +196,9 @@ function challengeOf(credential: AuthenticationResponseJSON): string | undefined
 /** The member a passkey's assertion signs in as: its challenge taken once, its signature verified, its counter moved. */
 export async function useSignInPasskey(credential: AuthenticationResponseJSON, rp: RelyingParty): Promise<{ organizationId: string; member: Member }> {
   const asked = challengeOf(credential);
-  const challenge = asked && (await takeChallenge(consoleKeys.signInChallenge(asked)));
+  const challenge = asked && (await takeChallenge(signInKeys.signInChallenge(asked)));
   if (!challenge) throw passkeyRefused('its challenge is unknown, used or expired (ask for the options again)');
-  const entry = await itemAtGsi1(consoleKeys.passkeyByCredential(credential.id));
+  const entry = await itemAtGsi1(signInKeys.passkeyByCredential(credential.id));
   const stored = entry && (await passkeyAt(entry, credential.id));
   if (!stored) throw passkeyRefused('it is not enrolled here');
   const { verifyAuthenticationResponse } = await loadWebAuthn();
@@ -226,7 +226,7 @@ export async function useSignInPasskey(credential: AuthenticationResponseJSON, r
 async function passkeyAt(entry: Record<string, unknown>, credentialId: string): Promise<StoredPasskey | undefined> {
   const holder = holderOf(entry);
   if (!holder || holder.credentialId !== credentialId) return undefined;
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: consoleKeys.passkey(holder.organizationId, holder.memberId, credentialId), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: signInKeys.passkey(holder.organizationId, holder.memberId, credentialId), ConsistentRead: true }));
   return Item && fromItem(Item);
 }
 
@@ -236,7 +236,7 @@ async function recordUse(passkey: StoredPasskey, counter: number): Promise<void>
     .send(
       new UpdateCommand({
         TableName: config.tableName,
-        Key: consoleKeys.passkey(passkey.organizationId, passkey.memberId, passkey.id),
+        Key: signInKeys.passkey(passkey.organizationId, passkey.memberId, passkey.id),
         UpdateExpression: 'SET #counter = :counter, lastUsedAt = :now',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#counter': 'counter' },

@@ -10,7 +10,7 @@ import { lastTextTo, memberSession } from '../../test/support/member-session';
 import { createMember } from '../organization/member-rules';
 import { sentLocally } from '../sms/local-provider';
 import { sendAskedCode, signInText, useSignInCode } from './codes';
-import { consoleKeys } from './entity';
+import { signInKeys } from './entity';
 import { endEverySession, endSession, findActiveSession, startSession, touchSession } from './sessions';
 import { sessionTokenHash } from './session-token';
 import { SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
@@ -53,7 +53,7 @@ async function textedCode(phone: string): Promise<string> {
 const offBy = (code: string, by = 1) => String((Number(code[0]) + by) % 10) + code.slice(1);
 
 const itemAt = async (key: { pk: string; sk: string }) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }))).Item;
-const storedCode = (phone: string) => itemAt(consoleKeys.signInCode(hashToken(phone)));
+const storedCode = (phone: string) => itemAt(signInKeys.signInCode(hashToken(phone)));
 
 /** What `action` came to (what it threw, if it did) and the table calls it sent, the one numbered `failing` failing as a timeout. */
 async function sentWhile<T>(action: () => Promise<T>, failing = -1): Promise<{ outcome: T | Error; sent: string[] }> {
@@ -230,7 +230,7 @@ describe('a member’s session, as the store keeps it', () => {
   it('says it ends where the store has it while used within a minute of its last recorded use, and moves its end on a millisecond past the minute', async () => {
     const { organizationId } = await api.organization();
     const session = await memberSession(api, organizationId, { role: 'MEMBER' });
-    const stored = async () => (await itemAt(consoleKeys.session(organizationId, session.member.id, sessionTokenHash(session.token))))!;
+    const stored = async () => (await itemAt(signInKeys.session(organizationId, session.member.id, sessionTokenHash(session.token))))!;
     const signedInAt = api.clock.now();
     const firstEnd = iso(signedInAt + IDLE_MS);
     expect((await stored()).idleEndsAt).toBe(firstEnd);
@@ -262,7 +262,7 @@ describe('a member’s session, as the store keeps it', () => {
     const [one, two] = [await findActiveSession(token), await findActiveSession(token)];
     const at = api.clock.now();
     expect(await Promise.all([touchSession(one!, at), touchSession(two!, at)])).toEqual([iso(at + IDLE_MS), iso(at + IDLE_MS)]);
-    const stored = async () => (await itemAt(consoleKeys.session(organizationId, member.id, session.tokenHash)))!;
+    const stored = async () => (await itemAt(signInKeys.session(organizationId, member.id, session.tokenHash)))!;
     expect(await stored()).toMatchObject({ lastSeenAt: iso(at), idleEndsAt: iso(at + IDLE_MS) });
     // A use half a minute on by a request that read the session before those wrote: within the minute, nothing written.
     await touchSession(one!, at + 30_000);
@@ -288,7 +288,7 @@ describe('a member’s session, as the store keeps it', () => {
     expect(await endEverySession(organizationId, member.id)).toBe(1);
     expect(await endSession(organizationId, member.id, other.session.tokenHash)).toBe(0);
     // Ending a session gone makes no item of it.
-    expect(await itemAt(consoleKeys.session(organizationId, member.id, other.session.tokenHash))).toBeUndefined();
+    expect(await itemAt(signInKeys.session(organizationId, member.id, other.session.tokenHash))).toBeUndefined();
     expect(await endSession(organizationId, member.id, sessionTokenHash(`${other.token}A`))).toBe(0);
   });
 

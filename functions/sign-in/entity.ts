@@ -11,7 +11,7 @@ const org = organizationPartition;
  * passkey's credential id are named exceptions (test/keys.test.ts), keyed by exactly that and holding nothing else.
  * So is a credential id's claim: WebAuthn's credential ids are one namespace across every member and organization.
  */
-export const consoleKeys = {
+export const signInKeys = {
   /** A member's sessions and passkeys and the passkeys' claims: the member's, with the member (functions/organization/member-credential-keys.ts). */
   ...memberCredentialKeys,
   /** The one code a phone was last sent, by the SHA-256 of the phone. */
@@ -26,16 +26,16 @@ export const consoleKeys = {
 
 const O = SAMPLE_ORGANIZATION_ID;
 
-export const consoleKeySamples: KeySamples<typeof consoleKeys> = {
-  session: () => consoleKeys.session(O, 1, 'abc'),
-  sessionsOfMember: () => consoleKeys.sessionsOfMember(O, 1),
-  signInCode: () => consoleKeys.signInCode('abc'),
-  signInChallenge: () => consoleKeys.signInChallenge('abc'),
-  passkey: () => consoleKeys.passkey(O, 1, 'cred_1'),
-  passkeysOfMember: () => consoleKeys.passkeysOfMember(O, 1),
-  passkeyByCredential: () => consoleKeys.passkeyByCredential('cred_1'),
-  credentialClaim: () => consoleKeys.credentialClaim('cred_1'),
-  enrolment: () => consoleKeys.enrolment(O, 1),
+export const signInKeySamples: KeySamples<typeof signInKeys> = {
+  session: () => signInKeys.session(O, 1, 'abc'),
+  sessionsOfMember: () => signInKeys.sessionsOfMember(O, 1),
+  signInCode: () => signInKeys.signInCode('abc'),
+  signInChallenge: () => signInKeys.signInChallenge('abc'),
+  passkey: () => signInKeys.passkey(O, 1, 'cred_1'),
+  passkeysOfMember: () => signInKeys.passkeysOfMember(O, 1),
+  passkeyByCredential: () => signInKeys.passkeyByCredential('cred_1'),
+  credentialClaim: () => signInKeys.credentialClaim('cred_1'),
+  enrolment: () => signInKeys.enrolment(O, 1),
 };
 
 export const SESSION_ENTITY = 'MEMBER_SESSION';

@@ -7,12 +7,12 @@ import { createMember } from '../organization/member-rules';
 import { useTestApi, type Client } from '../../test/support/api';
 import { codeTextedTo, withHeaders } from '../../test/support/member-session';
 import { SoftwarePasskey, type Answering } from '../../test/support/software-passkey';
-import { consoleKeys } from './entity';
+import { signInKeys } from './entity';
 
 /**
  * Passkeys through the API as the console uses it, with a passkey made in the test (test/support/software-passkey.ts):
  * enrolled by a member signed in with a texted code, signed in with, listed and removed by the member or an ADMIN.
- * A browser's own authenticator signs in too: ./console.test.ts.
+ * A browser's own authenticator signs in too: test/console.test.ts.
  */
 const api = useTestApi({ clock: 'manual' });
 
@@ -140,7 +140,7 @@ describe('what a passkey sign-in reads', () => {
     const other = await signedIn((await api.organization()).organizationId);
     const passkey = newPasskey();
     expect((await enrol(session, passkey)).status).toBe(201);
-    const key = consoleKeys.passkey(organizationId, member.id, passkey.id);
+    const key = signInKeys.passkey(organizationId, member.id, passkey.id);
     const rewrite = (names: Record<string, unknown>) =>
       dynamo.send(new UpdateCommand({ TableName: config.tableName, Key: key, UpdateExpression: 'SET organizationId = :o, memberId = :m', ExpressionAttributeValues: { ':o': names.organizationId, ':m': names.memberId } }));
 
@@ -159,7 +159,7 @@ describe('what a passkey sign-in reads', () => {
 });
 
 describe('removing a passkey', () => {
-  const claimOf = async (credentialId: string) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: consoleKeys.credentialClaim(credentialId), ConsistentRead: true }))).Item;
+  const claimOf = async (credentialId: string) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: signInKeys.credentialClaim(credentialId), ConsistentRead: true }))).Item;
 
   it('removes the member’s own: it signs in no more, and its credential id is free again; another member’s answers 404', async () => {
     const { organizationId } = await api.organization();

@@ -3,7 +3,6 @@ import { prose } from '#shared/prose';
 import { CROSS_SITE_REQUEST, refuseCrossSiteRequest } from '#shared/http/cross-site';
 import { authorizerCacheFlush } from '#shared/auth/authorizer-cache-flush';
 import { signInCodeQueueSender } from './code-queue';
-import { createApiKey, listApiKeys, revokeApiKey } from './api-key-routes';
 import { OrganizationMemberIdPath } from '../organization/member-schema';
 import { CREDENTIAL_CLAIMS } from './entity';
 import {
@@ -311,9 +310,7 @@ export const removeMemberPasskey = defineRoute({
   response: PasskeyRemoved,
 });
 
-export { createApiKey, listApiKeys, revokeApiKey };
-
-export const consoleRoutes: RouteDefinition[] = [
+export const signInRoutes: RouteDefinition[] = [
   requestSignInCode,
   signInWithCode,
   passkeySignInOptions,
@@ -324,9 +321,6 @@ export const consoleRoutes: RouteDefinition[] = [
   removePasskey,
   signOut,
   signOutEverywhere,
-  listApiKeys,
-  createApiKey,
-  revokeApiKey,
   listMemberPasskeys,
   removeMemberPasskey,
 ];

@@ -9,7 +9,7 @@ import { logger } from '#shared/observability';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { hashToken, sameSecret } from '#shared/auth/tokens';
 import { smsSender } from '../sms/sender';
-import { consoleKeys } from './entity';
+import { signInKeys } from './entity';
 import { membershipsOf, type Membership } from './memberships';
 import { SIGN_IN_CODE } from './settings';
 import type { SignInCodeJob } from './code-queue';
@@ -37,7 +37,7 @@ export async function sendAskedCode({ askId, phone, requestedAt }: SignInCodeJob
   const [first] = memberships;
   if (!first) return;
   const code = String(randomInt(0, 10 ** SIGN_IN_CODE.digits)).padStart(SIGN_IN_CODE.digits, '0');
-  const key = consoleKeys.signInCode(phoneHashOf(phone));
+  const key = signInKeys.signInCode(phoneHashOf(phone));
   const codeHash = codeHashOf(phone, code);
   // An ask handed again after its text went (a batch retried whole) recognises itself: its code stands, no second text.
   const made = await dynamo
@@ -89,7 +89,7 @@ export function chooseOrganization(memberships: readonly Membership[]): ApiError
  * it at once, one signs in). A wrong code counts against the code, which is burnt at its last attempt.
  */
 export async function useSignInCode(phone: string, code: string, organizationId: string | undefined): Promise<Membership> {
-  const key = consoleKeys.signInCode(phoneHashOf(phone));
+  const key = signInKeys.signInCode(phoneHashOf(phone));
   const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }));
   if (!Item || String(Item.expiresAt) <= new Date(clock.now()).toISOString()) throw invalidCode();
   if (!sameSecret(codeHashOf(phone, code), String(Item.codeHash))) {

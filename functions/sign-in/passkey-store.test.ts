@@ -12,7 +12,7 @@ import { createMember } from '../organization/member-rules';
 import { useTestApi } from '../../test/support/api';
 import { commandsSentBy } from '../../test/support/dynamo-calls';
 import { SoftwarePasskey, type Answering } from '../../test/support/software-passkey';
-import { consoleKeys } from './entity';
+import { signInKeys } from './entity';
 import { addPasskey, enrolmentOptions, listPasskeys, relyingPartyOf, signInOptions, useSignInPasskey } from './passkeys';
 
 /**
@@ -119,7 +119,7 @@ describe('a passkey’s enrolment', () => {
 
   it('keeps its challenge five minutes for one answer: taken a millisecond before the end, refused at the end, once taken, and when none was asked', async () => {
     const holder = await newMember();
-    const key = consoleKeys.enrolment(holder.organizationId, holder.member.id);
+    const key = signInKeys.enrolment(holder.organizationId, holder.member.id);
     const asked = api.clock.now();
     const options = await enrolmentOptions(holder.organizationId, holder.member, rp());
     expect(await read(key)).toEqual({ ...key, entity: 'PASSKEY_ENROLMENT', challenge: options.challenge, expiresAt: at(asked + CHALLENGE_MS), expiresAtEpoch: Math.ceil((asked + CHALLENGE_MS) / 1000) });
@@ -151,7 +151,7 @@ describe('a passkey’s enrolment', () => {
     const passkey = newPasskey();
     expect(await outcome(enrol(holder, passkey, 'Phone', signedByAnotherKey))).toBe(refused('the authenticator’s answer did not verify'));
     expect(await listPasskeys(holder.organizationId, holder.member.id)).toEqual([]);
-    expect(await read(consoleKeys.credentialClaim(passkey.id))).toBeUndefined();
+    expect(await read(signInKeys.credentialClaim(passkey.id))).toBeUndefined();
     expect(await outcome(enrol(holder, passkey, 'Phone'))).toBe('accepted');
   });
 
@@ -187,7 +187,7 @@ describe('a passkey sign-in', () => {
     const asked = api.clock.now();
     const options = await signInOptions(rp());
     expect(options).toEqual({ rpId: new URL(api.url).hostname, challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), timeout: CHALLENGE_MS, userVerification: 'required' });
-    const key = consoleKeys.signInChallenge(options.challenge);
+    const key = signInKeys.signInChallenge(options.challenge);
     expect(await read(key)).toEqual({ ...key, entity: 'SIGN_IN_CHALLENGE', challenge: options.challenge, expiresAt: at(asked + CHALLENGE_MS), expiresAtEpoch: Math.ceil((asked + CHALLENGE_MS) / 1000) });
 
     await api.advanceTime(CHALLENGE_MS - 1);
@@ -280,7 +280,7 @@ describe('which items are passkeys', () => {
     const holder = await newMember();
     const passkey = newPasskey();
     const enrolled = await enrol(holder, passkey, 'Work phone');
-    const key = consoleKeys.passkey(holder.organizationId, holder.member.id, passkey.id);
+    const key = signInKeys.passkey(holder.organizationId, holder.member.id, passkey.id);
     const { gsi1pk: _pk, gsi1sk: _sk, ...item } = (await read(key))!;
     // Among the member's passkeys by their keys: one that names no credential, and one whose id is not its key's.
     await put({ ...item, sk: `PASSKEY#${pad(holder.member.id)}#` });
@@ -294,8 +294,8 @@ describe('which items are passkeys', () => {
     const holder = await newMember();
     const passkey = newPasskey();
     await enrol(holder, passkey);
-    const key = consoleKeys.passkey(holder.organizationId, holder.member.id, passkey.id);
-    const index = consoleKeys.passkeyByCredential(passkey.id);
+    const key = signInKeys.passkey(holder.organizationId, holder.member.id, passkey.id);
+    const index = signInKeys.passkeyByCredential(passkey.id);
     // The passkey's own item out of the index: entries that merely resemble its key are all the index has.
     await update(key, 'REMOVE gsi1pk, gsi1sk');
     expect(await outcome(signIn(passkey))).toBe(NOT_ENROLLED);

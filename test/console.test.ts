@@ -1,19 +1,20 @@
 import { readFileSync } from 'node:fs';
+import { dynamo } from '#shared/dynamo';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { useTestApi } from '../../test/support/api';
-import { admin } from '../../test/support/admin-cli';
-import { chromiumAvailable, headlessChromium } from '../../test/support/chromium';
+import { useTestApi } from './support/api';
+import { admin } from './support/admin-cli';
+import { chromiumAvailable, headlessChromium } from './support/chromium';
 import { AxeBuilder } from '@axe-core/playwright';
-import { createMember } from '../organization/member-rules';
-import { consent } from '../../test/support/oauth';
+import { createMember } from '../functions/organization/member-rules';
+import { consent } from './support/oauth';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { sentLocally } from '../sms/local-provider';
-import { LOOPBACK_REDIRECT, pkce, registeredClient } from '../../test/support/oauth';
-import { mcpConnector } from '../../test/support/mcp-client';
-import { codeTextedTo, signInWith } from '../../test/support/member-session';
-import { holdWrite } from '../../test/support/interleave';
-import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../infra/cdk/options';
+import { sentLocally } from '../functions/sms/local-provider';
+import { LOOPBACK_REDIRECT, pkce, registeredClient } from './support/oauth';
+import { mcpConnector } from './support/mcp-client';
+import { codeTextedTo, signInWith } from './support/member-session';
+import { holdWrite } from './support/interleave';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../infra/cdk/options';
 
 /**
  * The console as a person uses it: Debian's Chromium against the local server (its edge serves the console and turns
@@ -37,12 +38,12 @@ async function ownedOrganization(name: string, phone: string) {
   return JSON.parse(stdout) as { organizationId: string; apiKey: string };
 }
 
-/** Signs in on the console's sign-in screen with a texted code. */
-async function signInWithCode(page: Page, phone: string) {
+/** Signs in on the console's sign-in screen with a texted code, the phone typed as given (E.164 unless told). */
+async function signInWithCode(page: Page, phone: string, typed = phone) {
   // The browser's one profile keeps the last test's session: each signs in from none.
   await page.context().clearCookies();
   await page.goto(`${api.url}/console`);
-  await page.getByLabel('Phone').fill(phone);
+  await page.getByLabel('Phone').fill(typed);
   await page.getByRole('button', { name: 'Text me a code' }).click();
   await page.getByLabel('Code').waitFor();
   await page.getByLabel('Code').fill(await codeTextedTo(api, phone));
@@ -60,7 +61,16 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', { options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true } });
 
-    await signInWithCode(page, phone);
+    // A browser set to Australian English, the owner typing their mobile as Australians do: read in Australia's plan.
+    await page.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['en-AU', 'en'] }));
+    // A number a digit short is refused once, in the API's words naming the phone, not once as a message and again as its detail.
+    await page.goto(`${api.url}/console`);
+    await page.getByLabel('Phone').fill('0491 570 11');
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    const refusal = page.getByRole('alert').getByText(/^phone must be a valid number/);
+    await refusal.first().waitFor();
+    expect(await refusal.count()).toBe(1);
+    await signInWithCode(page, phone, '0491 570 110');
     const cookie = (await browser!.context.cookies(api.url)).find((each) => each.name === '__Host-session');
     expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
 
@@ -335,6 +345,49 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.goto(`${api.url}/console/settings`);
     await page.getByText('Your role may not do this.').first().waitFor();
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('saves a note once when the owner adds it again after the store lost the answer to the first, and a new note as new', async () => {
+    const { page, client } = await signedInToDemo('+61491570160', undefined, false);
+    const lead = (await client.post('/v1/leads', { name: 'Noah Walker', phone: '+61412555161' })).body.lead;
+    const keys: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith(`/v1/leads/${lead.id}/activities`)) keys.push(request.headers()['idempotency-key'] ?? 'none');
+    });
+    // The first write of the note reaches the table and commits; its answer is lost, as a timeout leaves it.
+    let lost = false;
+    const name = 'loseTheNotesAnswer';
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (lost || /^(Get|Query|BatchGet)/.test(String(context.commandName)) || !JSON.stringify(args.input).includes('Checked the hot water unit')) return next(args);
+        lost = true;
+        await next(args);
+        throw Object.assign(new Error('Socket timed out without establishing a connection within 3000 ms'), { name: 'TimeoutError' });
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      await page.goto(`${api.url}/console/leads/${lead.id}`);
+      await page.locator('#lead-note').fill('Checked the hot water unit');
+      await page.getByRole('button', { name: 'Add note' }).click();
+      await page.getByRole('alert').locator('.problem').waitFor();
+      expect(lost).toBe(true);
+      // The owner presses it again: the same write, with the same key, answered as the first was done.
+      await page.getByRole('button', { name: 'Add note' }).click();
+      await page.getByText('Note added.').waitFor();
+    } finally {
+      dynamo.middlewareStack.remove(name);
+    }
+    const notes = async () => ((await client.get(`/v1/leads/${lead.id}/activities?limit=50`)).body.activities as { event: string; data: string }[]).filter((activity) => activity.event === 'NOTE_ADDED').map((activity) => activity.data);
+    expect(await notes()).toEqual(['Checked the hot water unit']);
+    // The same words again, once the first was answered: a second note, under a key of its own.
+    await page.locator('#lead-note').fill('Checked the hot water unit');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await expect.poll(notes).toEqual(['Checked the hot water unit', 'Checked the hot water unit']);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect([keys[1] === keys[0], keys[2] === keys[0]]).toEqual([true, false]);
     await page.close();
   });
 

@@ -6,7 +6,7 @@ const phone = TOUR_MEMBER_PHONE;
 /** The code the local SMS provider last texted to the tour's member. */
 const codeTexted = () => /^(\d{6}) /.exec(sentLocally.filter((sms) => sms.to === phone).at(-1)?.body ?? '')?.[1] ?? '000000';
 /** The session as its bearer token (what the edge makes of the cookie), and its CSRF token for a change. */
-const asMember = (s: TourState, change = false) => ({ authorization: `Bearer ${s.sessionToken}`, ...(change ? { 'x-csrf-token': s.csrfToken } : {}) });
+export const asMember = (s: TourState, change = false) => ({ authorization: `Bearer ${s.sessionToken}`, ...(change ? { 'x-csrf-token': s.csrfToken } : {}) });
 const keepSession = (body: any, s: TourState, headers: Headers) => {
   s.sessionToken = /^__Host-session=(sps_[^;]+);/.exec(headers.get('set-cookie') ?? '')?.[1];
   s.csrfToken = body.session.csrfToken;
@@ -29,9 +29,9 @@ const forged = (challenge = 'AAAAAAAAAAAAAAAAAAAAAA') => ({
 /**
  * The route tour's requests of the console (test/support/route-tour.ts): the organization's ADMIN (made on its tour with
  * a phone) is texted a code and signs in; the session then reads itself, starts a passkey enrolment and signs out
- * everywhere; a second sign-in signs out of itself. The passkey ceremonies are toured as the refusal a forged answer
+ * everywhere (at the tour's end, after the API keys'); a second sign-in signs out of itself. The passkey ceremonies are toured as the refusal a forged answer
  * gets, and a passkey's removal as the 404 of one never enrolled (a real passkey is enrolled, signed in with and
- * removed in functions/console/passkeys.test.ts, and a browser's virtual authenticator's in ./console.test.ts).
+ * removed in functions/sign-in/passkeys.test.ts, and a browser's virtual authenticator's in test/console.test.ts).
  */
 export const tour: ResourceTour = {
   after: ['organization'],
@@ -48,10 +48,9 @@ export const tour: ResourceTour = {
     { route: 'GET /v1/organization/members/{memberId}/passkeys', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/organization/members/${s.sessionMemberId}/passkeys`, headers: asMember(s) }) },
     { route: 'DELETE /v1/organization/members/{memberId}/passkeys/{passkeyId}', kind: 'other', status: 404, request: (s) => ({ method: 'DELETE', path: `/v1/organization/members/${s.sessionMemberId}/passkeys/${NO_PASSKEY}`, headers: asMember(s, true) }) },
     { route: 'DELETE /v1/me/passkeys/{passkeyId}', kind: 'other', status: 404, request: (s) => ({ method: 'DELETE', path: `/v1/me/passkeys/${NO_PASSKEY}`, headers: asMember(s, true) }) },
-    // A key is one item put, not a record of a sequence or a counted collection: no transaction.
-    { route: 'POST /v1/api-keys', kind: 'other', request: (s) => ({ method: 'POST', path: '/v1/api-keys', body: { name: 'Website form', scope: 'write' }, headers: asMember(s, true) }), keep: (b, s) => (s.consoleKeyId = b.key.id) },
-    { route: 'GET /v1/api-keys', kind: 'list', request: (s) => ({ method: 'GET', path: '/v1/api-keys', headers: asMember(s) }) },
-    { route: 'DELETE /v1/api-keys/{keyId}', kind: 'other', request: (s) => ({ method: 'DELETE', path: `/v1/api-keys/${s.consoleKeyId}`, headers: asMember(s, true) }) },
+  ],
+  // Signing out at the end, so the session stays for the resources toured after this one (the API keys).
+  last: [
     { route: 'DELETE /v1/me/sessions', kind: 'other', request: (s) => ({ method: 'DELETE', path: '/v1/me/sessions', headers: asMember(s, true) }) },
     { route: 'POST /v1/sign-in/codes', kind: 'other', request: () => ({ method: 'POST', path: '/v1/sign-in/codes', body: { phone } }) },
     { route: 'POST /v1/sign-in/sessions', kind: 'other', afterQueues: true, request: () => ({ method: 'POST', path: '/v1/sign-in/sessions', body: { phone, code: codeTexted() } }), keep: keepSession },

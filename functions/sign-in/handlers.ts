@@ -3,12 +3,11 @@ import { apiHandler, type RawRequest } from '#shared/http/api-handler';
 import { flushAuthorizerCache } from '#shared/auth/authorizer-cache';
 import { Answer } from '#shared/http/answer';
 import { publicBaseUrl } from '#shared/http/base-url';
-import { NotFoundError } from '#shared/errors';
+import { NotFoundError, ValidationError } from '#shared/errors';
+import { countryCodeOf, toE164 } from '#shared/phone';
 import { memberSessionOf } from '#shared/http/member-session';
 import { admitSource, sourceOfAddress } from '#shared/limits/per-source';
 import { getMember } from '../organization/member-store';
-import { createApiKey, listApiKeys, revokeApiKey } from '#shared/auth/api-keys';
-import type { ApiKeySummary } from '#shared/auth/api-key';
 import type { Member } from '../organization/member-schema';
 import { getOrganizationHours } from '../organization/store';
 import { useSignInCode, CODE_LIFETIME_SECONDS } from './codes';
@@ -31,19 +30,31 @@ async function signedIn(organization: { id: string; name: string }, member: Memb
   return new Answer(201, body, { 'Set-Cookie': sessionCookie(token, SESSION_LIFETIME.absoluteHours * 3600) });
 }
 
+/** The phone as E.164: as typed with its country code, else in `country`'s national form; 400 naming phone when neither reads. */
+async function signInPhone({ phone, country }: { phone: string; country?: string }): Promise<string> {
+  const e164 = (await toE164(phone, undefined)) ?? (country ? await toE164(phone, countryCodeOf(country)) : undefined);
+  if (e164) return e164;
+  const message = country
+    ? `phone must be a valid number: with its country code (+61 491 570 110), or in the national form of ${country}`
+    : 'phone must be a valid number with its country code (+61 491 570 110), or name its country (country) to be read in national form';
+  throw new ValidationError([{ path: 'phone', message }]);
+}
+
 export const requestSignInCodeHandler = apiHandler(routes.requestSignInCode, async ({ body, request }) => {
+  const phone = await signInPhone(body);
+  // Counted by the number, however it was typed.
   await admitSource([
     [LIMITS.codesPerAddressPerHour, addressOf(request)],
-    [LIMITS.codesPerPhonePer15Minutes, body.phone],
-    [LIMITS.codesPerPhonePerDay, body.phone],
+    [LIMITS.codesPerPhonePer15Minutes, phone],
+    [LIMITS.codesPerPhonePerDay, phone],
   ]);
-  await askSignInCode(body.phone);
+  await askSignInCode(phone);
   return { sent: true as const, expiresInSeconds: CODE_LIFETIME_SECONDS };
 });
 
 export const signInWithCodeHandler = apiHandler(routes.signInWithCode, async ({ body, request }) => {
   await limitAttempts(request);
-  const { organization, member } = await useSignInCode(body.phone, body.code, body.organizationId);
+  const { organization, member } = await useSignInCode(await signInPhone(body), body.code, body.organizationId);
   return signedIn(organization, member, 'SMS_CODE');
 });
 
@@ -105,25 +116,6 @@ export const signOutEverywhereHandler = apiHandler(routes.signOutEverywhere, asy
   const signedOut = await endEverySession(organizationId, sessionOf(request).memberId);
   await flushAuthorizerCache();
   return new Answer(200, { signedOut }, { 'Set-Cookie': clearedSessionCookie() });
-});
-
-const viewOf = ({ keyId, name, scope, memberId, createdAt, lastUsedAt, expiresAt, revokedAt }: ApiKeySummary) => ({ id: keyId, name, scope, memberId, createdAt, lastUsedAt, expiresAt, revokedAt });
-
-export const listApiKeysHandler = apiHandler(routes.listApiKeys, async ({ organizationId }) => ({
-  keys: (await listApiKeys(organizationId)).map(viewOf).sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
-}));
-
-export const createApiKeyHandler = apiHandler(routes.createApiKey, async ({ organizationId, body, request }) => {
-  // The key acts for the ADMIN making it: it can never do more than they may, and ends with them.
-  const { key, token } = await createApiKey(organizationId, null, body.name, body.scope, sessionOf(request).memberId);
-  return { key: { ...viewOf(key), token } };
-});
-
-export const revokeApiKeyHandler = apiHandler(routes.revokeApiKey, async ({ organizationId, path }) => {
-  await revokeApiKey(organizationId, path.keyId);
-  // The very next request with the key, or with a grant it made, is refused.
-  await flushAuthorizerCache();
-  return { success: true as const, id: path.keyId };
 });
 
 export const removePasskeyHandler = apiHandler(routes.removePasskey, async ({ organizationId, path, request }) => {

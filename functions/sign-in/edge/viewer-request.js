@@ -5,7 +5,7 @@
 //   (shared/http/caller-address.ts), on a stage that says the distribution is its one way in.
 // - On /v1/, a browser's request that carries the console's session cookie and no Authorization header goes on with
 //   the cookie's token as its bearer token, so the API's one authorizer maps a session as it maps a key
-//   (functions/console/authorize-session.ts). A request with its own Authorization (an integration's key) is left as
+//   (functions/sign-in/authorize-session.ts). A request with its own Authorization (an integration's key) is left as
 //   it is.
 function handler(event) {
   var request = event.request;

@@ -4,7 +4,7 @@ import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { insertIfAbsent, writeAlone } from '#shared/store/transact';
-import { consoleKeys, SESSION_ENTITY } from './entity';
+import { signInKeys, SESSION_ENTITY } from './entity';
 import { deleteMemberSessions } from '../organization/member-credentials';
 import { newSessionToken, parseSessionToken, sessionTokenHash } from './session-token';
 import { SESSION_LIFETIME } from './settings';
@@ -50,7 +50,7 @@ export async function startSession(organizationId: string, memberId: number, sig
     idleEndsAt: iso(at + IDLE_MS),
     absoluteEndsAt: iso(at + ABSOLUTE_MS),
   };
-  await writeAlone(insertIfAbsent({ ...consoleKeys.session(organizationId, memberId, session.tokenHash), entity: SESSION_ENTITY, ...session, [TTL_ATTRIBUTE]: Math.ceil((at + ABSOLUTE_MS) / 1000) }));
+  await writeAlone(insertIfAbsent({ ...signInKeys.session(organizationId, memberId, session.tokenHash), entity: SESSION_ENTITY, ...session, [TTL_ATTRIBUTE]: Math.ceil((at + ABSOLUTE_MS) / 1000) }));
   return { token, session };
 }
 
@@ -69,7 +69,7 @@ const fromItem = (item: Record<string, unknown>): MemberSessionRecord => ({
 export async function findActiveSession(token: string, atMs = clock.now()): Promise<MemberSessionRecord | undefined> {
   const parts = parseSessionToken(token);
   if (!parts) return undefined;
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: consoleKeys.session(parts.organizationId, parts.memberId, sessionTokenHash(token)), ConsistentRead: true }));
+  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: signInKeys.session(parts.organizationId, parts.memberId, sessionTokenHash(token)), ConsistentRead: true }));
   const session = Item && fromItem(Item);
   return session && sessionEndsAt(session) > iso(atMs) ? session : undefined;
 }
@@ -86,7 +86,7 @@ export async function touchSession(session: MemberSessionRecord, atMs = clock.no
     .send(
       new UpdateCommand({
         TableName: config.tableName,
-        Key: consoleKeys.session(session.organizationId, session.memberId, session.tokenHash),
+        Key: signInKeys.session(session.organizationId, session.memberId, session.tokenHash),
         UpdateExpression: 'SET lastSeenAt = :now, idleEndsAt = :idleEnd',
         // Signed out meanwhile: nothing to move (and no item made by the update).
         ConditionExpression: 'attribute_exists(pk) AND lastSeenAt < :staleBefore',
@@ -104,7 +104,7 @@ export async function endSession(organizationId: string, memberId: number, token
   const { Attributes } = await dynamo.send(
     new UpdateCommand({
       TableName: config.tableName,
-      Key: consoleKeys.session(organizationId, memberId, tokenHash),
+      Key: signInKeys.session(organizationId, memberId, tokenHash),
       // Ended at once rather than deleted: the authorizer refuses it from now on, and its TTL deletes it.
       UpdateExpression: 'SET idleEndsAt = :ended, absoluteEndsAt = :ended',
       ConditionExpression: 'attribute_exists(pk)',

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
-import { consoleKeys } from './entity';
+import { signInKeys } from './entity';
 import { sessionTokenHash } from './session-token';
 import { useTestApi, type Client } from '../../test/support/api';
 import { createMember } from '../organization/member-rules';
@@ -18,7 +18,7 @@ import { codeTextedTo, memberSession } from '../../test/support/member-session';
 /**
  * A member signs in to the console with a code texted to their phone: through the local server, its edge (the session
  * cookie becomes the bearer token, as the CloudFront Function does) and the API's one authorizer, against DynamoDB
- * Local. Passkeys are signed in with by a real browser's virtual authenticator (./console.test.ts).
+ * Local. Passkeys are signed in with by a real browser's virtual authenticator (test/console.test.ts).
  */
 const api = useTestApi({ clock: 'manual' });
 
@@ -159,13 +159,48 @@ describe('signing in with a texted code', () => {
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: next })).body.error.code).toBe('INVALID_CODE');
   });
 
-  it('refuses a code missing, of five digits or seven, and a phone not in E.164, naming the field', async () => {
+  it('refuses a code missing, of five digits or seven, and a phone without its country code or country, naming the field', async () => {
     const { phone } = await memberWithPhone('MEMBER');
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone })).body.error.details[0].path).toBe('code');
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: '12345' })).body.error.details[0].path).toBe('code');
     expect((await api.anonymous.post('/v1/sign-in/sessions', { phone, code: '1234567' })).body.error.details[0].path).toBe('code');
     expect((await api.anonymous.post('/v1/sign-in/codes', { phone: phone.slice(1) })).body.error.details[0].path).toBe('phone');
     expect((await api.anonymous.post('/v1/sign-in/codes', {})).body.error.details[0].path).toBe('phone');
+  });
+
+  it('reads a phone as people type it: with its country code in any form, or national in the country named', async () => {
+    const { phone, member } = await memberWithPhone('MEMBER');
+    // +61412345xxx typed as an Australian would: 0412 345 xxx, spaced.
+    const national = `0${phone.slice(3, 6)} ${phone.slice(6, 9)} ${phone.slice(9)}`;
+    expect((await api.anonymous.post('/v1/sign-in/codes', { phone: national, country: 'au' })).status).toBe(202);
+    const code = await codeTextedTo(api, phone);
+    const signedIn = await api.anonymous.post('/v1/sign-in/sessions', { phone: `+61 (0)${phone.slice(3, 6)} ${phone.slice(6)}`, code });
+    expect([signedIn.status, signedIn.body.session?.member.id]).toEqual([201, member.id]);
+  });
+
+  it('refuses a national phone without its country, in another country, or with a country that is none, naming the field', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    const national = `0${phone.slice(3)}`;
+    const refused = async (body: Record<string, unknown>) => {
+      const res = await api.anonymous.post('/v1/sign-in/codes', body);
+      return [res.status, [...new Set(res.body.error?.details.map((detail: { path: string }) => detail.path))]];
+    };
+    expect(await refused({ phone: national })).toEqual([400, ['phone']]);
+    // Not a number of the US plan.
+    expect(await refused({ phone: national, country: 'US' })).toEqual([400, ['phone']]);
+    // A digit short or one more, with its country code.
+    expect(await refused({ phone: phone.slice(0, -1) })).toEqual([400, ['phone']]);
+    expect(await refused({ phone: `${phone}1` })).toEqual([400, ['phone']]);
+    for (const country of ['AUS', 'A', 'ZZ', '']) expect(await refused({ phone: national, country })).toEqual([400, ['country']]);
+    expect(sentLocally.filter((sms) => sms.to === phone)).toEqual([]);
+  });
+
+  it('counts a phone’s codes by the number, however it is typed', async () => {
+    const { phone } = await memberWithPhone('MEMBER');
+    const forms = [{ phone }, { phone: `0${phone.slice(3)}`, country: 'AU' }, { phone: `+61 ${phone.slice(3)}` }];
+    for (const body of forms) expect((await api.anonymous.post('/v1/sign-in/codes', body)).status).toBe(202);
+    const fourth = await api.anonymous.post('/v1/sign-in/codes', { phone: `0061${phone.slice(3)}` });
+    expect([fourth.status, fourth.body.error.code]).toEqual([429, 'RATE_LIMITED']);
   });
 
   it('uses a code once: of two sign-ins with it at once, one gets a session', async () => {
@@ -446,13 +481,13 @@ describe('signing in with a passkey, refused', () => {
 
 describe('what sign-in keeps in the table', () => {
   const itemAt = async (key: { pk: string; sk: string }) => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }))).Item;
-  const sessionKey = (cookie: string, organizationId: string, memberId: number) => consoleKeys.session(organizationId, memberId, sessionTokenHash(cookie.split('=')[1]!));
+  const sessionKey = (cookie: string, organizationId: string, memberId: number) => signInKeys.session(organizationId, memberId, sessionTokenHash(cookie.split('=')[1]!));
 
   it('expires a code and a session by TTL when their lifetimes end, and writes a session’s last use at most once a minute', async () => {
     const { phone, organizationId, member } = await memberWithPhone('MEMBER');
     await api.anonymous.post('/v1/sign-in/codes', { phone });
     const texted = await codeTextedTo(api, phone);
-    const code = await itemAt(consoleKeys.signInCode(createHash('sha256').update(phone).digest('hex')));
+    const code = await itemAt(signInKeys.signInCode(createHash('sha256').update(phone).digest('hex')));
     expect(code!.expiresAtEpoch).toBe(Math.ceil(api.clock.now() / 1000) + SIGN_IN_CODE.lifetimeMinutes * 60);
     expect(code!.codeHash).not.toContain(texted);
 

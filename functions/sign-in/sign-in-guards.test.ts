@@ -10,7 +10,7 @@ import { requestWithHost } from '../../test/support/host-header';
 import { codeTextedTo } from '../../test/support/member-session';
 import { createMember } from '../organization/member-rules';
 import { sentLocally } from '../sms/local-provider';
-import { consoleKeys } from './entity';
+import { signInKeys } from './entity';
 import { SESSION_COOKIE, SESSION_LIFETIME, SIGN_IN_CODE } from './settings';
 import { SIGN_IN_SOURCE_LIMITS as LIMITS } from './source-limits';
 
@@ -252,7 +252,7 @@ describe('a wrong code', () => {
     const { phone } = await memberWithPhone();
     await askCode(address, phone);
     const code = await codeTextedTo(api, phone);
-    const stored = async () => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: consoleKeys.signInCode(hashToken(phone)), ConsistentRead: true }))).Item;
+    const stored = async () => (await dynamo.send(new GetCommand({ TableName: config.tableName, Key: signInKeys.signInCode(hashToken(phone)), ConsistentRead: true }))).Item;
     for (let attempt = 1; attempt <= SIGN_IN_CODE.attempts - 1; attempt++) {
       expect((await signIn(address, phone, offByOne(code))).body.error.code).toBe('INVALID_CODE');
       expect((await stored())?.attempts, `read as attempt ${attempt} was answered`).toBe(attempt);

@@ -1,18 +1,22 @@
 import * as v from 'valibot';
-import { Base64UrlId, E164, NonEmptyString, PrefixedId, Timestamp } from '#shared/schema';
+import { Base64UrlId, NonEmptyString, Timestamp } from '#shared/schema';
+import { TypedPhone } from '../leads/attributes';
+import { Country } from '../organization/schema';
 import { Member, OrganizationMemberIdPath } from '../organization/member-schema';
 import { prose } from '#shared/prose';
 import { SIGN_IN_CODE } from './settings';
-import { API_KEY_SCOPES } from '#shared/auth/scopes';
 
 const Phone = v.pipe(
-  v.string('phone must be a string'),
-  v.trim(),
-  v.regex(E164, 'phone must be in E.164 form: a plus, the country code and the number (+61412345678)'),
-  v.description('The member’s phone in E.164, as the organization’s admin entered it for the member.'),
+  TypedPhone,
+  v.description('The member’s phone as people type it: with its country code (`+61 491 570 110`), or in the national form of `country` (`0491 570 110`). A number no plan has answers 400 naming phone.'),
 );
 
-export const RequestCodeBody = v.strictObject({ phone: Phone });
+/** The country a national phone is read in: the sign-in knows no organization yet, so the person's device says. */
+const PhoneCountry = v.optional(
+  v.pipe(Country, v.description('ISO 3166-1 alpha-2 code of the country a national `phone` is read in (the console sends the browser’s region). A phone with its country code needs none.')),
+);
+
+export const RequestCodeBody = v.strictObject({ phone: Phone, country: PhoneCountry });
 
 export const CodeSent = v.object({
   sent: v.literal(true),
@@ -21,6 +25,7 @@ export const CodeSent = v.object({
 
 export const SignInWithCodeBody = v.strictObject({
   phone: Phone,
+  country: PhoneCountry,
   code: v.pipe(v.string('code must be a string'), v.trim(), v.regex(new RegExp(`^\\d{${SIGN_IN_CODE.digits}}$`), `code must be the ${SIGN_IN_CODE.digits} digits the text gave`)),
   organizationId: v.optional(
     v.pipe(v.string('organizationId must be a string'), v.regex(/^org_[0-9A-HJKMNP-TV-Z]{26}$/, 'organizationId must be an organization id (org_…)'), v.description('Which of the phone’s organizations to sign in to, when it is a member of more than one (409 CHOOSE_ORGANIZATION lists them).')),
@@ -106,32 +111,3 @@ export const MemberPasskeyPath = v.object({ memberId: OrganizationMemberIdPath.e
 export const PasskeyRemoved = v.object({ success: v.literal(true), id: v.pipe(v.string(), v.description('The passkey’s id, which signs in no more.')) });
 
 export const SignedOut = v.object({ signedOut: v.pipe(v.number(), v.integer(), v.description('How many sessions ended.')) });
-
-export const ApiKeyView = v.object({
-  id: v.pipe(v.string(), v.description('`key_…`: the key’s id (never the key itself).')),
-  name: v.nullable(v.string()),
-  scope: v.picklist(API_KEY_SCOPES),
-  memberId: v.pipe(
-    v.nullable(v.pipe(v.number(), v.integer())),
-    v.description('The member it acts for (who made it, or consented to an assistant with it): it may do what its scope and that member’s current role allow, and ends when the member is removed. Null: the organization’s own, made by its operator.'),
-  ),
-  createdAt: Timestamp,
-  lastUsedAt: v.pipe(v.nullable(Timestamp), v.description('When a request last used it, to the minute; null: never.')),
-  expiresAt: v.nullable(Timestamp),
-  revokedAt: v.nullable(Timestamp),
-});
-
-export const ApiKeyList = v.object({ keys: v.array(ApiKeyView) });
-
-export const CreateApiKeyBody = v.strictObject({
-  name: v.pipe(NonEmptyString('name', 100), v.description('What it is for (“Zapier”, “website form”), shown in the list and the audit log.')),
-  scope: v.optional(v.pipe(v.picklist(API_KEY_SCOPES, `scope must be one of ${API_KEY_SCOPES.join(', ')}`), v.description('`read` only GETs; `write` also changes but never deletes; `full` does everything.')), 'read'),
-});
-
-export const CreatedApiKey = v.object({
-  key: v.object({ ...ApiKeyView.entries, token: v.pipe(v.string(), v.description('The key itself: shown this once, never again (only its hash is kept).')) }),
-});
-
-export const ApiKeyIdPath = v.object({ keyId: PrefixedId('key', 'keyId', { label: 'API key' }) });
-
-export const ApiKeyRevoked = v.object({ success: v.literal(true), id: v.string() });

@@ -8,11 +8,7 @@ export const isolationCases: IsolationCases = {
   removePasskey: 'the session’s own member’s passkey alone, another’s answered 404 (passkeys.test.ts); a key is refused (SESSION_REQUIRED)',
   signOut: 'the session itself; a key is refused (SESSION_REQUIRED)',
   signOutEverywhere: 'the session’s own member; a key is refused (SESSION_REQUIRED)',
-  // Another organization's ADMIN revoking this one's key is answered 404: functions/console/console-sign-in.test.ts.
-  listApiKeys: 'lists the session’s organization’s keys; a key is refused (SESSION_REQUIRED)',
-  createApiKey: 'creates; references nothing; a key is refused (SESSION_REQUIRED)',
-  revokeApiKey: 'a key is refused (SESSION_REQUIRED) before the id is read; a session of another organization is answered 404 (console-sign-in.test.ts)',
-  // Another organization's ADMIN naming this one's member and passkey is answered 404: functions/console/passkeys.test.ts.
+  // Another organization's ADMIN naming this one's member and passkey is answered 404: functions/sign-in/passkeys.test.ts.
   listMemberPasskeys: 'a key is refused (SESSION_REQUIRED) before the id is read; a session of another organization is answered 404 (passkeys.test.ts)',
   removeMemberPasskey: 'a key is refused (SESSION_REQUIRED) before the ids are read; a session of another organization is answered 404 (passkeys.test.ts)',
 };
