@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_PATH } from '../functions/sign-in/site';
 import { CONSOLE_BASE } from '../console/src/base';
-import { TAKES_IDEMPOTENCY_KEY } from '../console/src/retried-writes';
+import { TAKES_IDEMPOTENCY_KEY } from '../console/src/api-lists';
 import { routes } from '../functions/resources';
 import { honoursIdempotencyKey } from '#shared/openapi/responses';
 

@@ -53,7 +53,7 @@ async function signInWithCode(page: Page, phone: string, typed = phone) {
 
 // A person's journey through several screens takes longer than one request: each test may take 90 s on a loaded machine.
 describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
-  it('signs the owner of an organization made by the admin CLI in, enrols a passkey and signs in with it, connects Claude with no key, and shows both the inquiry the receptionist just logged', async () => {
+  it('signs the owner of an organization made by the admin CLI in, enrols a passkey and signs in with it, connects Claude with no key, shows both the inquiry the receptionist just logged, and removes the passkey, which signs in no more', async () => {
     const phone = '+61491570110';
     const { apiKey } = await ownedOrganization('Harbour City Plumbing', phone);
     const page = await browser!.context.newPage();
@@ -116,6 +116,15 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     const claude = await connect(accessToken);
     const listed = (await claude.callTool({ name: 'list_inquiries', arguments: {} })) as CallToolResult;
     expect(JSON.stringify(listed.structuredContent)).toContain(summary);
+
+    // The phone is lost: the owner removes its passkey, which signs in no more.
+    await page.goto(`${api.url}/console/settings#passkeys`);
+    await page.locator('#passkeys').getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('No passkeys yet').waitFor();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('alert').locator('.problem').waitFor();
+    expect(await page.getByRole('heading', { level: 1, name: 'Sign in' }).count()).toBe(1);
     await page.close();
   });
 
@@ -281,7 +290,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   }, 300_000);
 
-  it('moves a card by dragging it and by its list, replies to a lead by text, makes and revokes a key, and disconnects an assistant', async () => {
+  it('moves a card by dragging it and by its list, replies to a lead by text, makes and revokes a key, adds and deletes a webhook, and disconnects an assistant', async () => {
     const { page, client, apiKey } = await signedInToDemo('+61491570130');
     // A lead of its own, so the board's first column holds it.
     const lead = (await client.post('/v1/leads', { name: 'Mia Thompson', phone: '+61412555131' })).body.lead;
@@ -322,6 +331,19 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     // "Revoking one stops it at once": its very next request is refused, the gateway's cache notwithstanding.
     expect((await api.as(token).get('/v1/leads')).status).toBe(401);
 
+    // A webhook for new leads alone, its signing secret shown once; then deleted.
+    await page.getByLabel('Receiver URL').fill('https://hooks.example.com/new-leads');
+    await page.getByRole('checkbox', { name: 'Every event, and those added later' }).uncheck();
+    await page.getByRole('checkbox', { name: 'lead.created' }).check();
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    expect(await page.getByRole('textbox', { name: 'Its signing secret' }).inputValue()).toMatch(/^whsec_/);
+    const [subscribed] = (await client.get('/v1/webhooks')).body.webhooks;
+    expect(subscribed).toMatchObject({ url: 'https://hooks.example.com/new-leads', events: ['lead.created'], isEnabled: true });
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'https://hooks.example.com/new-leads' }) }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Webhook deleted').waitFor();
+    expect((await client.get(`/v1/webhooks/${subscribed.id}`)).status).toBe(404);
+
     // An assistant the organization connected with its key, then disconnected here.
     const clientId = await registeredClient(api);
     const { verifier, challenge } = pkce();
@@ -345,6 +367,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.goto(`${api.url}/console/settings`);
     await page.getByText('Your role may not do this.').first().waitFor();
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Add webhook' }).count()).toBe(0);
     await page.close();
   });
 

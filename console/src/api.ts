@@ -4,7 +4,7 @@
 // error envelope (docs/notes: the console contract).
 import createClient, { type Client, type ClientPathsWithMethod, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import type { paths } from './api-schema';
-import { TAKES_IDEMPOTENCY_KEY } from './retried-writes';
+import { TAKES_IDEMPOTENCY_KEY } from './api-lists';
 import { search } from './url';
 import { WriteKeys } from './write-keys';
 

@@ -1,5 +1,5 @@
 /**
- * The Idempotency-Key of each write that takes one (./retried-writes.ts): a new key for a new write, and the same key
+ * The Idempotency-Key of each write that takes one (./api-lists.ts): a new key for a new write, and the same key
  * for the same write sent again while it has had no answer of its own (a 5xx, 429 or 409, or no connection). The API
  * answers a write and its retries once: an owner who presses Add note again after "try again" saves one note.
  */

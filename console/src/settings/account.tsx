@@ -24,6 +24,12 @@ export function Passkeys() {
       setName('');
     }, 'Passkey added: you can sign in with it next time.');
   };
+  // A lost phone's passkey: it signs in no more, at once; this session goes on.
+  const remove = (passkey: { id: string; name: string }) =>
+    run(async () => {
+      await answer(api.DELETE('/v1/me/passkeys/{passkeyId}', { params: { path: { passkeyId: passkey.id } } }));
+      loaded.set((loaded.data ?? []).filter((each) => each.id !== passkey.id));
+    }, `${passkey.name} removed: it signs you in no more.`);
   return (
     <>
       <Loading loaded={loaded} what="passkeys">
@@ -34,7 +40,12 @@ export function Passkeys() {
             <ul>
               {passkeys.map((passkey) => (
                 <li key={passkey.id}>
-                  {passkey.name ?? 'Passkey'}, added {when(passkey.createdAt)}
+                  <span id={`passkey-${passkey.id}`}>
+                    {passkey.name}, added {when(passkey.createdAt)}
+                  </span>{' '}
+                  <button type="button" class="danger" disabled={busy} aria-describedby={`passkey-${passkey.id}`} onClick={() => remove(passkey)}>
+                    Remove
+                  </button>
                 </li>
               ))}
             </ul>

@@ -14,25 +14,25 @@ const SCOPE_WORDS: Record<ApiKeySummary['scope'], string> = {
   full: 'Full: everything, deleting included',
 };
 
-/** The token, shown once: a read-only field to select and a button that copies it. */
-function NewToken({ token, onDone }: { token: string; onDone: () => void }) {
+/** A secret shown once (a key's token, a webhook's signing secret): a read-only field to select and a button that copies it. */
+export function ShownOnce({ id, label, value, onDone }: { id: string; label: string; value: string; onDone: () => void }) {
   // The clipboard needs a secure context; without one, the field is there to select.
   const copy = () =>
     Promise.resolve()
-      .then(() => navigator.clipboard.writeText(token))
+      .then(() => navigator.clipboard.writeText(value))
       .then(
-      () => announce('Key copied.'),
-      () => showProblem(new Error('The browser would not copy: select the key and copy it yourself.')),
+      () => announce('Copied.'),
+      () => showProblem(new Error('The browser would not copy: select it and copy it yourself.')),
     );
   return (
-    <div class="once" role="group" aria-labelledby="new-key-label">
-      <label id="new-key-label" for="new-key">
-        Your new key
+    <div class="once" role="group" aria-labelledby={`${id}-label`}>
+      <label id={`${id}-label`} for={id}>
+        {label}
       </label>
-      <p id="new-key-hint" class="hint">
+      <p id={`${id}-hint`} class="hint">
         Shown only now: copy it and keep it somewhere safe. Nobody can show it again.
       </p>
-      <input id="new-key" readOnly value={token} aria-describedby="new-key-hint" onFocus={(e) => e.currentTarget.select()} />
+      <input id={id} readOnly value={value} aria-describedby={`${id}-hint`} onFocus={(e) => e.currentTarget.select()} />
       <div class="actions">
         <button type="button" class="primary" onClick={copy}>
           Copy
@@ -94,7 +94,7 @@ export function ApiKeys() {
                 Create key
               </button>
             </form>
-            {token && <NewToken token={token} onDone={() => setToken(null)} />}
+            {token && <ShownOnce id="new-key" label="Your new key" value={token} onDone={() => setToken(null)} />}
             {keys.length === 0 ? (
             <p>No keys yet.</p>
           ) : (

@@ -18,15 +18,16 @@ export function Section({ id, title, children }: { id: string; title: string; ch
   );
 }
 
-const PARTS: [string, string][] = [
-  ['hours', 'Hours and closed dates'],
-  ['catalog', 'Services and products'],
-  ['members', 'Members'],
-  ['api-keys', 'API keys'],
-  ['webhooks', 'Webhooks'],
-  ['connections', 'Assistant connections'],
-  ['passkeys', 'Passkeys'],
-  ['session', 'Signing out'],
+/** Settings' parts in order, each once: its anchor (Today links to #webhooks), its heading and what it shows. */
+const PARTS: { id: string; title: string; Part: () => ComponentChildren }[] = [
+  { id: 'hours', title: 'Hours and closed dates', Part: Hours },
+  { id: 'catalog', title: 'Services and products', Part: Catalog },
+  { id: 'members', title: 'Members', Part: Members },
+  { id: 'api-keys', title: 'API keys', Part: ApiKeys },
+  { id: 'webhooks', title: 'Webhooks', Part: Webhooks },
+  { id: 'connections', title: 'Assistant connections', Part: Connections },
+  { id: 'passkeys', title: 'Passkeys', Part: Passkeys },
+  { id: 'session', title: 'Signing out', Part: SignOut },
 ];
 
 /** Every setting on one page, each part reading on its own: a part the member's role may not see says so alone. */
@@ -35,37 +36,18 @@ export function Settings() {
     <Page title="Settings">
       <nav aria-label="Settings sections" class="contents">
         <ul>
-          {PARTS.map(([id, title]) => (
+          {PARTS.map(({ id, title }) => (
             <li key={id}>
               <a href={`#${id}`}>{title}</a>
             </li>
           ))}
         </ul>
       </nav>
-      <Section id="hours" title="Hours and closed dates">
-        <Hours />
-      </Section>
-      <Section id="catalog" title="Services and products">
-        <Catalog />
-      </Section>
-      <Section id="members" title="Members">
-        <Members />
-      </Section>
-      <Section id="api-keys" title="API keys">
-        <ApiKeys />
-      </Section>
-      <Section id="webhooks" title="Webhooks">
-        <Webhooks />
-      </Section>
-      <Section id="connections" title="Assistant connections">
-        <Connections />
-      </Section>
-      <Section id="passkeys" title="Passkeys">
-        <Passkeys />
-      </Section>
-      <Section id="session" title="Signing out">
-        <SignOut />
-      </Section>
+      {PARTS.map(({ id, title, Part }) => (
+        <Section key={id} id={id} title={title}>
+          <Part />
+        </Section>
+      ))}
     </Page>
   );
 }

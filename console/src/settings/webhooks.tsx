@@ -6,6 +6,9 @@ import { usePlace } from '../router';
 import type { Webhook, WebhookDelivery } from '../types';
 import { Loading, More, useAction, useLoad } from '../ui';
 import { isFailing } from '../screens/today-counts';
+import { WEBHOOK_EVENT_TYPES } from '../api-lists';
+import { announce } from '../notices';
+import { ShownOnce } from './api-keys';
 
 const DISABLED_WORDS: Record<NonNullable<Webhook['disabledReason']>, string> = {
   GONE: 'its receiver said it is gone (410)',
@@ -95,12 +98,87 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   );
 }
 
-function WebhookItem({ webhook, onChanged }: { webhook: Webhook; onChanged: (webhook: Webhook) => void }) {
+type EventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** The event types by what they are about (`lead`, `sms`, `automation_run`), in the document's order. */
+const EVENT_GROUPS = Object.entries(Object.groupBy(WEBHOOK_EVENT_TYPES, (type) => type.slice(0, type.indexOf('.')))) as [string, EventType[]][];
+
+/** A new subscription: its URL, every event or those chosen, and its signing secret shown once. */
+function AddWebhook({ onAdded }: { onAdded: (webhook: Webhook) => void }) {
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [every, setEvery] = useState(true);
+  const [chosen, setChosen] = useState<ReadonlySet<EventType>>(new Set());
+  const [secret, setSecret] = useState<string | null>(null);
+  const [busy, run] = useAction();
+  const choose = (type: EventType, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(type);
+    else next.delete(type);
+    setChosen(next);
+  };
+  const add = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      const events = every ? (['*'] as const) : WEBHOOK_EVENT_TYPES.filter((type) => chosen.has(type));
+      if (events.length === 0) throw new Error('Choose at least one event, or every event.');
+      const { webhook } = await answer(api.POST('/v1/webhooks', { body: { url: url.trim(), events: [...events], ...(description.trim() ? { description: description.trim() } : {}) } }));
+      const { secret: made, ...subscription } = webhook;
+      onAdded(subscription);
+      setSecret(made);
+      setUrl('');
+      setDescription('');
+    }, 'Webhook added: copy its signing secret now, it is shown only once.');
+  };
+  return (
+    <>
+      <form class="stack" onSubmit={add}>
+        <div class="field">
+          <label for="webhook-url">Receiver URL</label>
+          <input id="webhook-url" type="url" required maxLength={2048} placeholder="https://hooks.example.com/sales-pipeline" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="webhook-description">Description (optional)</label>
+          <input id="webhook-description" maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+        </div>
+        <fieldset>
+          <legend>Events</legend>
+          <label class="choice">
+            <input type="checkbox" checked={every} onChange={(e) => setEvery(e.currentTarget.checked)} /> Every event, and those added later
+          </label>
+          {!every &&
+            EVENT_GROUPS.map(([about, types]) => (
+              <fieldset key={about}>
+                <legend>{about.replace(/_/g, ' ')}</legend>
+                {types.map((type) => (
+                  <label key={type} class="choice">
+                    <input type="checkbox" checked={chosen.has(type)} onChange={(e) => choose(type, e.currentTarget.checked)} /> {type}
+                  </label>
+                ))}
+              </fieldset>
+            ))}
+        </fieldset>
+        <button type="submit" class="primary" disabled={busy}>
+          Add webhook
+        </button>
+      </form>
+      {secret && <ShownOnce id="new-webhook-secret" label="Its signing secret" value={secret} onDone={() => setSecret(null)} />}
+    </>
+  );
+}
+
+function WebhookItem({ webhook, onChanged, onDeleted }: { webhook: Webhook; onChanged: (webhook: Webhook) => void; onDeleted: () => void }) {
   const [open, setOpen] = useState(false);
   const [busy, run] = useAction();
   const headingId = `webhook-${webhook.id}`;
   const enable = () =>
     run(async () => onChanged((await answer(api.PATCH('/v1/webhooks/{webhookId}', { params: { path: { webhookId: webhook.id } }, body: { isEnabled: true } }))).webhook), 'Webhook on again.');
+  const remove = () =>
+    run(async () => {
+      if (!confirm(`Delete the webhook to ${webhook.url}? Its receiver gets no more events.`)) return;
+      await answer(api.DELETE('/v1/webhooks/{webhookId}', { params: { path: { webhookId: webhook.id } } }));
+      onDeleted();
+      announce('Webhook deleted: its receiver gets no more events.');
+    });
   return (
     <li class="item">
       <h3 id={headingId} class="url">
@@ -118,6 +196,9 @@ function WebhookItem({ webhook, onChanged }: { webhook: Webhook; onChanged: (web
         )}
         <button type="button" aria-expanded={open} aria-controls={`log-${webhook.id}`} aria-describedby={headingId} onClick={() => setOpen(!open)}>
           Delivery log
+        </button>
+        <button type="button" class="danger" disabled={busy} aria-describedby={headingId} onClick={remove}>
+          Delete
         </button>
       </div>
       <div id={`log-${webhook.id}`}>{open && <Deliveries webhook={webhook} />}</div>
@@ -139,18 +220,27 @@ export function Webhooks() {
           Only the failing webhooks. <a href={`${consolePath('/settings')}#webhooks`}>Show every webhook</a>
         </p>
       )}
+      {/* The form only once the list is read: a member whose role may not manage webhooks is told so, and offered nothing. */}
       <Loading loaded={loaded} what="webhooks">
-        {(webhooks) =>
-          webhooks.length === 0 ? (
-            <p>{failingOnly ? 'No webhook is failing.' : 'No webhooks.'}</p>
-          ) : (
-            <ul class="items">
-              {webhooks.map((webhook) => (
-                <WebhookItem key={webhook.id} webhook={webhook} onChanged={(changed) => loaded.set(webhooks.map((each) => (each.id === changed.id ? changed : each)))} />
-              ))}
-            </ul>
-          )
-        }
+        {(webhooks) => (
+          <>
+            {!failingOnly && <AddWebhook onAdded={(added) => loaded.set([added, ...webhooks])} />}
+            {webhooks.length === 0 ? (
+              <p>{failingOnly ? 'No webhook is failing.' : 'No webhooks.'}</p>
+            ) : (
+              <ul class="items">
+                {webhooks.map((webhook) => (
+                  <WebhookItem
+                    key={webhook.id}
+                    webhook={webhook}
+                    onChanged={(changed) => loaded.set(webhooks.map((each) => (each.id === changed.id ? changed : each)))}
+                    onDeleted={() => loaded.set(webhooks.filter((each) => each.id !== webhook.id))}
+                  />
+                ))}
+              </ul>
+            )}
+          </>
+        )}
       </Loading>
     </>
   );
