@@ -290,7 +290,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   }, 300_000);
 
-  it('moves a card by dragging it and by its list, replies to a lead by text, makes and revokes a key, adds and deletes a webhook, and disconnects an assistant', async () => {
+  it('moves a card by dragging it and by its list, replies to a lead by text, makes and revokes a key, adds and deletes a webhook, and disconnects an assistant; a member is offered no form of an owner’s', async () => {
     const { page, client, apiKey } = await signedInToDemo('+61491570130');
     // A lead of its own, so the board's first column holds it.
     const lead = (await client.post('/v1/leads', { name: 'Mia Thompson', phone: '+61412555131' })).body.lead;
@@ -368,6 +368,14 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByText('Your role may not do this.').first().waitFor();
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Add webhook' }).count()).toBe(0);
+    // No form offered that the API would refuse a MEMBER after it was filled in: the hours read, no member added.
+    await page.getByText('An admin changes the hours.').waitFor();
+    for (const name of ['Save hours', 'Add closed date', 'Add member', 'Edit']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    expect(await page.getByLabel('Monday').isEditable()).toBe(false);
+    await page.goto(`${api.url}/console/automations`);
+    await page.getByRole('heading', { name: 'Recipes' }).waitFor();
+    await page.getByRole('heading', { level: 3 }).first().waitFor();
+    expect(await page.getByRole('button', { name: 'Use this recipe' }).count()).toBe(0);
     await page.close();
   });
 

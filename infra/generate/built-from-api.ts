@@ -21,16 +21,22 @@ export const builtFromApi: Writer[] = [
 
 /**
  * What the console needs of the document at run time, which its types (./api-schema.d.ts) cannot give it: the
- * operations that take an Idempotency-Key (`POST /v1/leads/{leadId}/activities`), to which its door gives one, and the
- * event types a webhook may name, which its form offers.
+ * operations that take an Idempotency-Key (`POST /v1/leads/{leadId}/activities`), to which its door gives one; the role
+ * each operation above a MEMBER's asks, so a form a member may not send is not offered; and the event types a webhook
+ * may name, which its form offers.
  */
 function apiListsFile() {
-  type Operation = { parameters?: { name?: string }[]; requestBody?: { content: Record<string, { schema: { properties: { events: { items: { enum: string[] } } } } }> } };
+  type Operation = { 'x-session-role'?: string; parameters?: { name?: string }[]; requestBody?: { content: Record<string, { schema: { properties: { events: { items: { enum: string[] } } } } }> } };
   const document = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, Operation>> };
   const takesKey = Object.entries(document.paths).flatMap(([path, operations]) =>
     Object.entries(operations)
       .filter(([, operation]) => operation.parameters?.some((parameter) => parameter.name === 'Idempotency-Key'))
       .map(([method]) => `${method.toUpperCase()} ${path}`),
+  );
+  const aboveMember = Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations)
+      .filter(([, operation]) => operation['x-session-role'] && operation['x-session-role'] !== 'MEMBER')
+      .map(([method, operation]) => `  '${method.toUpperCase()} ${path}': '${operation['x-session-role']}',`),
   );
   const eventTypes = document.paths['/v1/webhooks']!.post!.requestBody!.content['application/json']!.schema.properties.events.items.enum.filter((type) => type !== '*');
   const quoted = (values: string[]) => values.map((value) => `  '${value}',`).join('\n');
@@ -41,6 +47,11 @@ import type { paths } from './api-schema';
 export const TAKES_IDEMPOTENCY_KEY: ReadonlySet<string> = new Set([
 ${quoted(takesKey)}
 ]);
+
+/** The least role each operation above a MEMBER's asks of a member (its \`x-session-role\`); every other, MEMBER. */
+export const ROLE_NEEDED: Readonly<Record<string, 'ADMIN' | 'MANAGER'>> = {
+${aboveMember.join('\n')}
+};
 
 type WebhookEvents = NonNullable<paths['/v1/webhooks']['post']['requestBody']>['content']['application/json']['events'];
 /** The event types a webhook may name (besides \`*\`, every one), in the document's order. */

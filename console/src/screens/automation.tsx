@@ -8,6 +8,7 @@ import { Loading, More, Page, useLoad } from '../ui';
 import { OnSwitch, TRIGGER_WORDS } from './automations';
 import { BulkEnrol, ENROLLABLE } from './bulk-enrol';
 import { leadHref, RunList } from './runs';
+import { useMay } from '../roles';
 
 const RUN_FILTERS: [RunStatus | '', string][] = [
   ['', 'Every run'],
@@ -84,6 +85,7 @@ function Runs({ automationId }: { automationId: string }) {
 export function AutomationScreen({ automationId }: { automationId: string }) {
   const loaded = useLoad((signal) => answer(api.GET('/v1/automations/{automationId}', { params: { path: { automationId } }, signal })).then(({ automation }) => automation), [automationId]);
   const [round, setRound] = useState(0);
+  const may = useMay();
   return (
     <Page title={loaded.data?.name ?? 'Automation'}>
       <p>
@@ -103,7 +105,7 @@ export function AutomationScreen({ automationId }: { automationId: string }) {
               </ol>
               {automation.stopWhen.length > 0 && <p>It stops when: {automation.stopWhen.map((reason) => STOPPED_REASONS[reason]?.toLowerCase() ?? reason).join('; ')}.</p>}
             </section>
-            {ENROLLABLE[automation.trigger.event] && <BulkEnrol automation={automation} onDone={() => setRound(round + 1)} />}
+            {ENROLLABLE[automation.trigger.event] && may('POST /v1/automations/{automationId}/enrolments') && <BulkEnrol automation={automation} onDone={() => setRound(round + 1)} />}
             <Runs key={round} automationId={automation.id} />
           </>
         )}

@@ -7,6 +7,7 @@ import type { Automation, AutomationTemplate, TriggerEvent } from '../types';
 import { Loading, Page, useAction, useLoad } from '../ui';
 import { RunList } from './runs';
 import { runsStoppedByReply, STOPPED_DAYS } from './today-counts';
+import { useMay } from '../roles';
 
 export const TRIGGER_WORDS: Record<TriggerEvent, string> = {
   'call.missed': 'When a call is missed',
@@ -24,6 +25,7 @@ export const stepsInWords = (automation: Automation) => automation.steps.map((st
 /** The automation's on/off switch (PATCH isEnabled); its name is "On", described by the automation's heading. */
 export function OnSwitch({ automation, describedBy, onChanged }: { automation: Automation; describedBy: string; onChanged: (automation: Automation) => void }) {
   const [busy, run] = useAction();
+  const may = useMay();
   const id = `on-${automation.id}`;
   const toggle = (isEnabled: boolean) =>
     run(
@@ -32,7 +34,7 @@ export function OnSwitch({ automation, describedBy, onChanged }: { automation: A
     );
   return (
     <div class="switch">
-      <input id={id} type="checkbox" role="switch" checked={automation.isEnabled} disabled={busy} aria-describedby={describedBy} onChange={(e) => toggle(e.currentTarget.checked)} />
+      <input id={id} type="checkbox" role="switch" checked={automation.isEnabled} disabled={busy || !may('PATCH /v1/automations/{automationId}')} aria-describedby={describedBy} onChange={(e) => toggle(e.currentTarget.checked)} />
       <label for={id}>On</label>
     </div>
   );
@@ -68,6 +70,7 @@ export function Automations() {
   const automations = useLoad((signal) => listUntil((limit, cursor) => api.GET('/v1/automations', { params: { query: { limit, cursor } }, signal }), 'automations').then(({ items }) => items), []);
   const templates = useLoad((signal) => answer(api.GET('/v1/automation-templates', { signal })).then(({ templates }) => templates), []);
   const [busy, run] = useAction();
+  const may = useMay();
   const replace = (changed: Automation) => automations.set((automations.data ?? []).map((each) => (each.id === changed.id ? changed : each)));
   const startFrom = (template: AutomationTemplate) =>
     run(async () => {
@@ -111,9 +114,11 @@ export function Automations() {
                 <li key={template.id} class="item">
                   <h3 id={`recipe-${template.id}`}>{template.name}</h3>
                   <p>{template.description}</p>
-                  <button type="button" disabled={busy} aria-describedby={`recipe-${template.id}`} onClick={() => startFrom(template)}>
-                    Use this recipe
-                  </button>
+                  {may('POST /v1/automations') && (
+                    <button type="button" disabled={busy} aria-describedby={`recipe-${template.id}`} onClick={() => startFrom(template)}>
+                      Use this recipe
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>

@@ -6,8 +6,8 @@ import { INQUIRY_SOURCES, type ReportSummary, type ReportTimeseries } from '../t
 import { Loading, Page, useLoad } from '../ui';
 import { ChartFigure, type Charts, type Row } from './report-figure';
 import { Recount } from './recount';
-import { useSession } from '../session';
 import { query } from '../url';
+import { useMay } from '../roles';
 
 
 interface Range {
@@ -74,7 +74,7 @@ export function Reports() {
   const [to, setTo] = useState('');
   const [charts, setCharts] = useState<Charts | null | undefined>(undefined);
   const loaded = useLoad((signal) => readReports(range, signal), [range.from, range.to]);
-  const session = useSession();
+  const may = useMay();
 
   // Chart.js loads with this screen alone; the figures' tables stand in for it should it fail to load.
   useEffect(() => {
@@ -149,7 +149,7 @@ export function Reports() {
         }}
       </Loading>
       {/* Counting the reports again is a change of the pipeline's settings: a MANAGER's or an ADMIN's. */}
-      {session && session.member.role !== 'MEMBER' && <Recount onDone={loaded.reload} />}
+      {may('POST /v1/reports/rebuilds') && <Recount onDone={loaded.reload} />}
     </Page>
   );
 }

@@ -4,6 +4,7 @@ import { segment } from '../url';
 import { STEP_LABELS, STOPPED_REASONS, when } from '../format';
 import type { AutomationRun, RunStep } from '../types';
 import { useAction } from '../ui';
+import { useMay } from '../roles';
 
 const RUN_WORDS: Record<AutomationRun['status'], string> = { WAITING: 'Waiting', RUNNING: 'Running', COMPLETED: 'Completed', STOPPED: 'Stopped', FAILED: 'Failed' };
 const STEP_WORDS: Record<RunStep['status'], string> = { PENDING: 'Not yet due', WAITING: 'Waiting', RUNNING: 'Running', DONE: 'Done', SKIPPED: 'Skipped', FAILED: 'Failed', CANCELLED: 'Cancelled' };
@@ -35,6 +36,7 @@ function StepLine({ step }: { step: RunStep }) {
  */
 export function RunList<R extends AutomationRun>({ runs, heading, onChanged }: { runs: R[]; heading: (run: R) => { text: string; href: string }; onChanged: (run: AutomationRun) => void }) {
   const [busy, act] = useAction();
+  const may = useMay();
   if (runs.length === 0) return <p>No runs.</p>;
   return (
     <ul class="runs">
@@ -53,7 +55,7 @@ export function RunList<R extends AutomationRun>({ runs, heading, onChanged }: {
                 <StepLine key={step.index} step={step} />
               ))}
             </ol>
-            {(run.status === 'WAITING' || run.status === 'RUNNING') && (
+            {(run.status === 'WAITING' || run.status === 'RUNNING') && may('POST /v1/automation-runs/{runId}/cancel') && (
               <button
                 type="button"
                 disabled={busy}

@@ -4,6 +4,7 @@ import { money } from '../format';
 import { useOrganization } from '../organization';
 import type { OfferChanges, Product, Service } from '../types';
 import { Loading, useAction, useLoad } from '../ui';
+import { useMay } from '../roles';
 
 type Offer = Service | Product;
 /** The two lists of offers, by their lists' names (`/v1/services`, `/v1/products`). */
@@ -76,6 +77,7 @@ function Offers({ title, kind }: { title: string; kind: Kind }) {
   const currency = useOrganization()?.currency ?? 'AUD';
   const loaded = useLoad((signal) => offersOf(kind, signal), [kind]);
   const [editing, setEditing] = useState<number | null>(null);
+  const editable = useMay()(kind === 'services' ? 'PATCH /v1/services/{serviceId}' : 'PATCH /v1/products/{productId}');
   return (
     <>
       <h3>{title}</h3>
@@ -96,9 +98,11 @@ function Offers({ title, kind }: { title: string; kind: Kind }) {
                     {editing === offer.id ? (
                       <OfferForm offer={offer} kind={kind} onSaved={(saved) => loaded.set(offers.map((each) => (each.id === saved.id ? saved : each)))} onClose={() => setEditing(null)} />
                     ) : (
-                      <button type="button" aria-describedby={headingId} onClick={() => setEditing(offer.id)}>
-                        Edit
-                      </button>
+                      editable && (
+                        <button type="button" aria-describedby={headingId} onClick={() => setEditing(offer.id)}>
+                          Edit
+                        </button>
+                      )
                     )}
                   </li>
                 );

@@ -5,6 +5,7 @@ import { showProblem } from '../notices';
 import { setOrganization } from '../organization';
 import { WEEKDAYS, type Organization, type Weekday, type WeeklyHours } from '../types';
 import { Loading, useAction, useLoad } from '../ui';
+import { useMay } from '../roles';
 
 const DAY_NAMES: Record<Weekday, string> = { monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday', sunday: 'Sunday' };
 
@@ -26,7 +27,14 @@ function weekOf(texts: Record<Weekday, string>): WeeklyHours | { wrong: Weekday 
   return week;
 }
 
-function BusinessHours({ organization, onSaved }: { organization: Organization; onSaved: (organization: Organization) => void }) {
+/** What an editable part of the hours takes: a member who may not change them reads them, with no form to fail after. */
+interface HoursPart {
+  organization: Organization;
+  onSaved: (organization: Organization) => void;
+  editable: boolean;
+}
+
+function BusinessHours({ organization, onSaved, editable }: HoursPart) {
   const initial = () => Object.fromEntries(WEEKDAYS.map((weekday) => [weekday, periodsText(organization.businessHours?.[weekday])])) as Record<Weekday, string>;
   const [texts, setTexts] = useState(initial);
   const [busy, run] = useAction();
@@ -50,18 +58,22 @@ function BusinessHours({ organization, onSaved }: { organization: Organization; 
         {WEEKDAYS.map((weekday) => (
           <div key={weekday} class="field">
             <label for={`hours-${weekday}`}>{DAY_NAMES[weekday]}</label>
-            <input id={`hours-${weekday}`} aria-describedby="hours-hint" value={texts[weekday]} onInput={(e) => setTexts({ ...texts, [weekday]: e.currentTarget.value })} />
+            <input id={`hours-${weekday}`} aria-describedby="hours-hint" readOnly={!editable} value={texts[weekday]} onInput={(e) => setTexts({ ...texts, [weekday]: e.currentTarget.value })} />
           </div>
         ))}
       </div>
-      <button type="submit" class="primary" disabled={busy}>
-        Save hours
-      </button>
+      {editable ? (
+        <button type="submit" class="primary" disabled={busy}>
+          Save hours
+        </button>
+      ) : (
+        <p class="hint">An admin changes the hours.</p>
+      )}
     </form>
   );
 }
 
-function ClosedDates({ organization, onSaved }: { organization: Organization; onSaved: (organization: Organization) => void }) {
+function ClosedDates({ organization, onSaved, editable }: HoursPart) {
   const [date, setDate] = useState('');
   const [busy, run] = useAction();
   const saveDates = (closedDates: string[], done: string) =>
@@ -82,13 +94,16 @@ function ClosedDates({ organization, onSaved }: { organization: Organization; on
           {organization.closedDates.map((closed) => (
             <li key={closed}>
               <span id={`closed-${closed}`}>{day(closed)}</span>{' '}
-              <button type="button" class="quiet" aria-describedby={`closed-${closed}`} disabled={busy} onClick={() => reopen(closed)}>
-                Remove
-              </button>
+              {editable && (
+                <button type="button" class="quiet" aria-describedby={`closed-${closed}`} disabled={busy} onClick={() => reopen(closed)}>
+                  Remove
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
+      {editable && (
       <form class="inline-form" onSubmit={add}>
         <div class="field">
           <label for="closed-date">Closed date</label>
@@ -98,11 +113,13 @@ function ClosedDates({ organization, onSaved }: { organization: Organization; on
           Add closed date
         </button>
       </form>
+      )}
     </>
   );
 }
 
 export function Hours() {
+  const may = useMay();
   const loaded = useLoad((signal) => answer(api.GET('/v1/organization', { signal })).then(({ organization }) => organization), []);
   const saved = (organization: Organization) => {
     loaded.set(organization);
@@ -112,8 +129,8 @@ export function Hours() {
     <Loading loaded={loaded} what="hours">
       {(organization) => (
         <>
-          <BusinessHours organization={organization} onSaved={saved} />
-          <ClosedDates organization={organization} onSaved={saved} />
+          <BusinessHours organization={organization} onSaved={saved} editable={may('PATCH /v1/organization')} />
+          <ClosedDates organization={organization} onSaved={saved} editable={may('PATCH /v1/organization')} />
         </>
       )}
     </Loading>

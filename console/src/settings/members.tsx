@@ -5,9 +5,11 @@ import { announce } from '../notices';
 import { useSession } from '../session';
 import { ROLES, type Invitation, type Member, type Role } from '../types';
 import { Loading, Options, useAction, useLoad } from '../ui';
+import { useMay } from '../roles';
 
 function RoleSelect({ member, onSaved }: { member: Member; onSaved: (member: Member) => void }) {
   const [busy, run] = useAction();
+  const may = useMay();
   const change = (role: Role) =>
     run(
       async () => onSaved((await answer(api.PATCH('/v1/organization/members/{memberId}', { params: { path: { memberId: member.id } }, body: { role } }))).member),
@@ -16,7 +18,7 @@ function RoleSelect({ member, onSaved }: { member: Member; onSaved: (member: Mem
   return (
     <div class="field">
       <label for={`role-${member.id}`}>Role</label>
-      <select id={`role-${member.id}`} aria-describedby={`member-${member.id}`} value={member.role} disabled={busy} onChange={(e) => change(e.currentTarget.value as Role)}>
+      <select id={`role-${member.id}`} aria-describedby={`member-${member.id}`} value={member.role} disabled={busy || !may('PATCH /v1/organization/members/{memberId}')} onChange={(e) => change(e.currentTarget.value as Role)}>
         <Options values={ROLES} labels={ROLE_LABELS} />
       </select>
     </div>
@@ -136,6 +138,7 @@ function RemoveMember({ member, onRemoved }: { member: Member; onRemoved: () => 
 
 export function Members() {
   const session = useSession();
+  const may = useMay();
   const members = useLoad((signal) => listUntil((limit, cursor) => api.GET('/v1/organization/members', { params: { query: { limit, cursor } }, signal }), 'members').then(({ items }) => items), []);
   const invitations = useLoad((signal) => listUntil((limit, cursor) => api.GET('/v1/organization/invitations', { params: { query: { limit, cursor } }, signal }), 'invitations').then(({ items }) => items), []);
   const [busy, run] = useAction();
@@ -161,14 +164,20 @@ export function Members() {
                   {member.isDisabled && ' · Disabled'}
                 </p>
                 <RoleSelect member={member} onSaved={(saved) => members.set(list.map((each) => (each.id === saved.id ? saved : each)))} />
-                {member.id !== session?.member.id && <RemoveMember member={member} onRemoved={() => members.set(list.filter((each) => each.id !== member.id))} />}
+                {member.id !== session?.member.id && may('DELETE /v1/organization/members/{memberId}') && <RemoveMember member={member} onRemoved={() => members.set(list.filter((each) => each.id !== member.id))} />}
               </li>
             ))}
           </ul>
         )}
       </Loading>
-      <h3>Add a member</h3>
-      <AddMember onAdded={(member) => members.set([...(members.data ?? []), member])} />
+      {may('POST /v1/organization/members') ? (
+        <>
+          <h3>Add a member</h3>
+          <AddMember onAdded={(member) => members.set([...(members.data ?? []), member])} />
+        </>
+      ) : (
+        <p class="hint">An admin adds members and changes their roles.</p>
+      )}
       <h3>Waiting to join</h3>
       <Loading loaded={invitations} what="invitations">
         {(list) =>
@@ -181,9 +190,11 @@ export function Members() {
                   <span id={`invitation-${invitation.id}`}>
                     {invitation.email} · {ROLE_LABELS[invitation.role]}
                   </span>{' '}
-                  <button type="button" disabled={busy} aria-describedby={`invitation-${invitation.id}`} onClick={() => cancel(invitation)}>
-                    Cancel invitation
-                  </button>
+                  {may('DELETE /v1/organization/invitations/{invitationId}') && (
+                    <button type="button" disabled={busy} aria-describedby={`invitation-${invitation.id}`} onClick={() => cancel(invitation)}>
+                      Cancel invitation
+                    </button>
+                  )}
                 </li>
               ))}
             </ul>
