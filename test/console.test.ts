@@ -316,6 +316,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect(patches.map((body) => JSON.parse(body))).toEqual([{ status: 'QUALIFIED' }]);
 
     await page.goto(`${api.url}/console/leads/${lead.id}`);
+    // A tap on the phone calls the lead.
+    expect(await page.getByRole('link', { name: '+61412555131' }).getAttribute('href')).toBe('tel:+61412555131');
     await page.getByLabel('Reply').fill('Hi Mia, we can come by at 2 pm today.');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(async () => JSON.stringify((await client.get(`/v1/sms?leadId=${lead.id}`)).body)).toContain('we can come by at 2 pm today');
@@ -379,7 +381,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   });
 
-  it('saves a note once when the owner adds it again after the store lost the answer to the first, and a new note as new', async () => {
+  it('saves a note once when the owner adds it again after the store lost the answer to the first, and a new note as new; shows times in the organization’s zone', async () => {
     const { page, client } = await signedInToDemo('+61491570160', undefined, false);
     const lead = (await client.post('/v1/leads', { name: 'Noah Walker', phone: '+61412555161' })).body.lead;
     const keys: string[] = [];
@@ -419,6 +421,17 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect(keys).toHaveLength(3);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect([keys[1] === keys[0], keys[2] === keys[0]]).toEqual([true, false]);
+
+    // Times show on the business's clock, its zone named, wherever the browser is: two browser zones, two of the organization's.
+    const [created] = ((await client.get(`/v1/leads/${lead.id}/activities?limit=50`)).body.activities as { event: string; createdAt: string }[]).filter((activity) => activity.event === 'LEAD_CREATED');
+    const cdp = await page.context().newCDPSession(page);
+    for (const [browserZone, organizationZone] of [['America/New_York', 'Australia/Sydney'], ['Asia/Kolkata', 'Europe/London']] as const) {
+      expect((await client.patch('/v1/organization', { timezone: organizationZone })).status).toBe(200);
+      await cdp.send('Emulation.setTimezoneOverride', { timezoneId: browserZone });
+      await page.goto(`${api.url}/console/leads/${lead.id}`);
+      const shown = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: organizationZone, timeZoneName: 'short' }).format(new Date(created!.createdAt));
+      await page.locator('.timeline').getByText(shown, { exact: true }).last().waitFor();
+    }
     await page.close();
   });
 

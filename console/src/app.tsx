@@ -5,6 +5,8 @@ import { clearNotices, Notices, problemOf, ProblemText } from './notices';
 import { match, moved, navigate, usePlace } from './router';
 import { loadSession, useSession } from './session';
 import { useStore } from './store';
+import { timeZone } from './format';
+import { useOrganization } from './organization';
 import { Page } from './ui';
 import { SignIn } from './screens/sign-in';
 import { Today } from './screens/today';
@@ -89,8 +91,17 @@ function Header({ signedIn, organization }: { signedIn: boolean; organization?: 
   );
 }
 
+/** Reads the organization once signed in, so times show in its timezone (format.ts). */
+function OrganizationClock() {
+  const zone = useOrganization()?.timezone;
+  useEffect(() => timeZone.set(zone), [zone]);
+  return null;
+}
+
 export function App() {
   const session = useSession();
+  // Every screen's times are drawn again once the organization's timezone is known.
+  useStore(timeZone);
   const place = usePlace();
   const moves = useStore(moved);
   const [bootProblem, setBootProblem] = useState<unknown>(undefined);
@@ -133,6 +144,7 @@ export function App() {
 
   return (
     <>
+      {session && <OrganizationClock />}
       <Header signedIn={Boolean(session)} organization={session?.organization.name} />
       <main id="main" tabIndex={-1}>
         <Notices />

@@ -1,3 +1,4 @@
+import { store } from './store';
 import type { CallOutcome, InquirySource, Lead, LeadStatus, Role, StepType, StoppedReason } from './types';
 
 export const STATUS_LABELS: Record<LeadStatus, string> = { NEW: 'New', CONTACTED: 'Contacted', QUALIFIED: 'Qualified', QUOTED: 'Quoted', WON: 'Won', LOST: 'Lost' };
@@ -27,10 +28,28 @@ export const STEP_LABELS: Record<StepType, string> = {
   webhook: 'Call a webhook',
 };
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
-export const when = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
+/**
+ * The organization's timezone, once read: every time shows on the business's clock, wherever the browser is (an owner
+ * away, a laptop set to another zone), the zone named when it is not the browser's own.
+ */
+export const timeZone = store<string | undefined>(undefined);
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const dateTimes = new Map<string, Intl.DateTimeFormat>();
+function dateTimeIn(zone: string | undefined): Intl.DateTimeFormat {
+  const key = zone ?? '';
+  let format = dateTimes.get(key);
+  if (!format) {
+    const named = zone !== undefined && zone !== BROWSER_ZONE;
+    // timeStyle cannot name the zone: the same fields, spelt out, can.
+    format = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', ...(zone ? { timeZone: zone } : {}), ...(named ? { timeZoneName: 'short' } : {}) });
+    dateTimes.set(key, format);
+  }
+  return format;
+}
+
+export const when = (iso: string | null | undefined) => (iso ? dateTimeIn(timeZone.get()).format(new Date(iso)) : '—');
 /** A local date (YYYY-MM-DD) as words, read as that calendar day wherever the browser is. */
 export const day = (date: string) => dateOnly.format(new Date(`${date}T12:00:00`));
 

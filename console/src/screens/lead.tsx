@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
@@ -9,11 +10,12 @@ import { Activities, Appointments, Inquiries, LeadRuns } from './lead-history';
 import { SmsThread } from './sms-thread';
 
 function Facts({ lead, currency }: { lead: Lead; currency: string }) {
-  const rows: [string, string][] = [
+  const rows: [string, ComponentChildren][] = [
     ['Status', STATUS_LABELS[lead.status]],
     ['Value', money(lead.value, currency)],
-    ['Phone', lead.phone ?? '—'],
-    ['Email', lead.email ?? '—'],
+    // A tap calls the lead from a phone, or writes to them.
+    ['Phone', lead.phone ? <a href={`tel:${lead.phone}`}>{lead.phone}</a> : '—'],
+    ['Email', lead.email ? <a href={`mailto:${lead.email}`}>{lead.email}</a> : '—'],
     ['Suburb', lead.suburb ?? '—'],
     ['Business', lead.businessName ?? '—'],
     ['Created', when(lead.createdAt)],
