@@ -290,7 +290,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   }, 300_000);
 
-  it('moves a card by dragging it and by its list, replies to a lead by text, makes and revokes a key, adds and deletes a webhook, and disconnects an assistant; a member is offered no form of an owner’s', async () => {
+  it('moves a card by dragging it and by its list (asking why when lost), replies to a lead by text, makes and revokes a key, adds and deletes a webhook, and disconnects an assistant; a member is offered no form of an owner’s', async () => {
     const { page, client, apiKey } = await signedInToDemo('+61491570130');
     // A lead of its own, so the board's first column holds it.
     const lead = (await client.post('/v1/leads', { name: 'Mia Thompson', phone: '+61412555131' })).body.lead;
@@ -314,6 +314,18 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await moving.getByRole('button', { name: 'Move' }).click();
     await expect.poll(async () => (await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('QUALIFIED');
     expect(patches.map((body) => JSON.parse(body))).toEqual([{ status: 'QUALIFIED' }]);
+    // Lost asks why: cancelled, the card stays; answered, the reason goes with the move.
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await moving.getByLabel('Move to…').selectOption('LOST');
+    await moving.getByRole('button', { name: 'Move' }).click();
+    expect((await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('QUALIFIED');
+    page.once('dialog', (dialog) => {
+      expect(dialog.message()).toBe('Why was Mia Thompson lost? (optional)');
+      void dialog.accept('Went with a cheaper quote');
+    });
+    await moving.getByRole('button', { name: 'Move' }).click();
+    await expect.poll(async () => (await client.get(`/v1/leads/${lead.id}`)).body.lead).toMatchObject({ status: 'LOST', lostReason: 'Went with a cheaper quote' });
+    expect(patches.map((body) => JSON.parse(body))).toEqual([{ status: 'QUALIFIED' }, { status: 'LOST', lostReason: 'Went with a cheaper quote' }]);
 
     await page.goto(`${api.url}/console/leads/${lead.id}`);
     // A tap on the phone calls the lead.

@@ -109,10 +109,14 @@ export function Pipeline() {
   const move = async (lead: Lead, to: LeadStatus) => {
     const before = loaded.data;
     if (!before || lead.status === to) return;
+    // A lead lost says why, for the reports' reasons: asked at the move (cancel keeps it where it was; empty says none).
+    const lostReason = to === 'LOST' ? prompt(`Why was ${leadName(lead)} lost? (optional)`, lead.lostReason ?? '') : undefined;
+    if (lostReason === null) return;
     focusAfter.current = lead.id;
     loaded.set(withLead(before, lead.status, { ...lead, status: to }));
     try {
-      const { lead: saved } = await answer(api.PATCH('/v1/leads/{leadId}', { params: { path: { leadId: lead.id } }, body: { status: to } }));
+      const body = { status: to, ...(lostReason?.trim() ? { lostReason: lostReason.trim() } : {}) };
+      const { lead: saved } = await answer(api.PATCH('/v1/leads/{leadId}', { params: { path: { leadId: lead.id } }, body }));
       loaded.set(withLead(before, lead.status, saved));
       announce(`Moved ${leadName(saved)} to ${STATUS_LABELS[to]}.`);
     } catch (error) {
