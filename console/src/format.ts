@@ -13,6 +13,7 @@ export const STOPPED_REASONS: Record<StoppedReason, string> = {
   'lead.opted_out': 'The lead opted out of texts',
   'lead.status_changed': 'The lead’s status changed',
   'appointment.cancelled': 'The appointment was cancelled',
+  'member.contacted': 'A team member texted the lead',
   'lead.deleted': 'The lead was deleted',
   'automation.deleted': 'The automation was deleted',
   LOOP_DETECTED: 'Stopped a loop of automations',

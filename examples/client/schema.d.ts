@@ -2895,7 +2895,7 @@ export interface components {
                  */
                 url: string;
             })[];
-            stopWhen: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+            stopWhen: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out" | "member.contacted")[];
             /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
             quietHours: {
                 allowedFrom: string;
@@ -2979,8 +2979,8 @@ export interface components {
             triggerEventId: string | null;
             /** @enum {string} */
             status: "WAITING" | "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
-            /** @description Why a STOPPED run stopped: `cancelled` (by hand); `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled` (its `stopWhen`); `lead.deleted`, `automation.deleted`; or, never started (every step `CANCELLED`): `LOOP_DETECTED`, started by a write of a run that was itself started by runs’ writes 3 deep (automations that trigger each other), or `DAILY_RUN_CAP_REACHED`, the automation already started 10 runs for the lead that local day. */
-            stoppedReason: ("cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED") | null;
+            /** @description Why a STOPPED run stopped: `cancelled` (by hand); `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled`, `member.contacted` (its `stopWhen`); `lead.deleted`, `automation.deleted`; or, never started (every step `CANCELLED`): `LOOP_DETECTED`, started by a write of a run that was itself started by runs’ writes 3 deep (automations that trigger each other), or `DAILY_RUN_CAP_REACHED`, the automation already started 10 runs for the lead that local day. */
+            stoppedReason: ("cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "member.contacted" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED") | null;
             failedReason: string | null;
             /** @description When the run next moves; null once it has ended. */
             nextStepAt: string | null;
@@ -3077,8 +3077,8 @@ export interface components {
             triggerEventId: string | null;
             /** @enum {string} */
             status: "WAITING" | "RUNNING" | "COMPLETED" | "STOPPED" | "FAILED";
-            /** @description Why a STOPPED run stopped: `cancelled` (by hand); `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled` (its `stopWhen`); `lead.deleted`, `automation.deleted`; or, never started (every step `CANCELLED`): `LOOP_DETECTED`, started by a write of a run that was itself started by runs’ writes 3 deep (automations that trigger each other), or `DAILY_RUN_CAP_REACHED`, the automation already started 10 runs for the lead that local day. */
-            stoppedReason: ("cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED") | null;
+            /** @description Why a STOPPED run stopped: `cancelled` (by hand); `lead.replied`, `lead.opted_out`, `lead.status_changed`, `appointment.cancelled`, `member.contacted` (its `stopWhen`); `lead.deleted`, `automation.deleted`; or, never started (every step `CANCELLED`): `LOOP_DETECTED`, started by a write of a run that was itself started by runs’ writes 3 deep (automations that trigger each other), or `DAILY_RUN_CAP_REACHED`, the automation already started 10 runs for the lead that local day. */
+            stoppedReason: ("cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "member.contacted" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED") | null;
             failedReason: string | null;
             /** @description When the run next moves; null once it has ended. */
             nextStepAt: string | null;
@@ -7034,8 +7034,8 @@ export interface operations {
                          */
                         url: string;
                     })[];
-                    /** @description What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
-                    stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+                    /** @description What stops a run before its last step. `member.contacted`: a member texted the lead themselves (POST /v1/sms as a member, from the API or the console), so no canned text follows theirs. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
+                    stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out" | "member.contacted")[];
                     /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
                     quietHours?: {
                         allowedFrom: string;
@@ -7300,8 +7300,8 @@ export interface operations {
                          */
                         url: string;
                     })[];
-                    /** @description What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
-                    stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+                    /** @description What stops a run before its last step. `member.contacted`: a member texted the lead themselves (POST /v1/sms as a member, from the API or the console), so no canned text follows theirs. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run. */
+                    stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out" | "member.contacted")[];
                     /** @description SMS steps go out from `allowedFrom` until `allowedUntil` (`allowedUntil` after `allowedFrom`, 24:00 the end of the day) on `days` (every day when absent; `monday`, `Monday` or `MONDAY`, kept and answered once each in lower case as `businessHours` writes them), and not on the organization’s `closedDates` while `closedDates` is true; a step due outside them waits for the next allowed minute. */
                     quietHours?: {
                         allowedFrom: string;
@@ -7491,7 +7491,7 @@ export interface operations {
                                      */
                                     url: string;
                                 })[];
-                                stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out")[];
+                                stopWhen?: ("lead.replied" | "appointment.cancelled" | "lead.status_changed" | "lead.opted_out" | "member.contacted")[];
                                 /**
                                  * @description false: a step’s text holds a part for you to fill in (`[[…]]`), so it is made off.
                                  * @constant
@@ -7846,7 +7846,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 /** @description Only the runs stopped for this reason (`lead.replied`: the lead answered). */
-                stoppedReason?: "cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED";
+                stoppedReason?: "cancelled" | "lead.replied" | "lead.opted_out" | "lead.status_changed" | "appointment.cancelled" | "member.contacted" | "lead.deleted" | "automation.deleted" | "LOOP_DETECTED" | "DAILY_RUN_CAP_REACHED";
                 /** @description Only the runs stopped at or after this instant. Before 9999-01-01T00:00:00.000Z. */
                 stoppedSince?: string;
                 /** @description `lead` adds each run’s lead (`lead`, null once the lead is deleted). */

@@ -90,7 +90,7 @@ const StopWhen = v.pipe(
   v.maxLength(STOP_CONDITIONS.length, `stopWhen may hold at most ${STOP_CONDITIONS.length} conditions`),
   v.check((conditions) => new Set(conditions).size === conditions.length, 'stopWhen must not repeat a condition'),
   v.metadata({ jsonSchema: { uniqueItems: true } }),
-  v.description('What stops a run before its last step. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run.'),
+  v.description('What stops a run before its last step. `member.contacted`: a member texted the lead themselves (POST /v1/sms as a member, from the API or the console), so no canned text follows theirs. `lead.opted_out` stops SMS steps whether listed or not, and a deleted lead stops every run.'),
 );
 
 const DEFAULT_HOURS: QuietHours = { ...DEFAULT_QUIET_HOURS, days: [...WEEKDAYS] };

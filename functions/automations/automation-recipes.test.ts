@@ -238,7 +238,7 @@ describe('each recipe from its template', () => {
   it('missed_call_text_back: texts the caller of a missed call at once', async () => {
     const { client, organizationId, name } = await sydneyOrganization();
     const automation = await fromTemplate(client, 'missed_call_text_back');
-    expect(automation).toMatchObject({ fromTemplate: 'missed_call_text_back', isEnabled: true, trigger: { event: 'call.missed' }, stopWhen: ['lead.replied'] });
+    expect(automation).toMatchObject({ fromTemplate: 'missed_call_text_back', isEnabled: true, trigger: { event: 'call.missed' }, stopWhen: ['lead.replied', 'member.contacted'] });
     await untilLocal('11:00');
     await postRetell(await retellEndpoint(client), retellCall('+61412555091', 'inactivity', 40));
     await settled();

@@ -212,7 +212,7 @@ describe('GET /v1/automation-templates', () => {
     const res = await client.get('/v1/automation-templates');
     expect(res.status).toBe(200);
     expect(res.body.templates.map((template: { id: string }) => template.id)).toEqual(['missed_call_text_back', 'webform_instant_reply', 'appointment_reminders', 'quote_follow_up', 'review_request']);
-    expect(res.body.templates[1]).toMatchObject({ name: 'Web-form instant reply', automation: { trigger: { event: 'inquiry.created', filter: { source: 'WEBFORM' } }, stopWhen: ['lead.replied'] } });
+    expect(res.body.templates[1]).toMatchObject({ name: 'Web-form instant reply', automation: { trigger: { event: 'inquiry.created', filter: { source: 'WEBFORM' } }, stopWhen: ['lead.replied', 'member.contacted'] } });
   });
 });
 

@@ -66,8 +66,11 @@ export const COMMON_VARIABLES = ['lead.firstName', 'lead.lastName', 'lead.phone'
 /** Variables that can be empty for some records, so a template must give them a fallback. */
 export const NULLABLE_VARIABLES: readonly string[] = ['lead.firstName', 'lead.lastName', 'lead.email', 'service.name', 'member.firstName', 'appointment.title'];
 
-/** What stops a run; `lead.opted_out` applies to SMS steps whether listed or not, and a deleted lead stops every run. */
-export const STOP_CONDITIONS = ['lead.replied', 'appointment.cancelled', 'lead.status_changed', 'lead.opted_out'] as const;
+/**
+ * What stops a run; `lead.opted_out` applies to SMS steps whether listed or not, and a deleted lead stops every run.
+ * `member.contacted`: a member texted the lead (their own message, not an automation's), so a canned one is not sent after.
+ */
+export const STOP_CONDITIONS = ['lead.replied', 'appointment.cancelled', 'lead.status_changed', 'lead.opted_out', 'member.contacted'] as const;
 export type StopCondition = (typeof STOP_CONDITIONS)[number];
 
 export interface QuietHours {

@@ -26,23 +26,23 @@ export const RECIPES = [
   {
     id: 'missed_call_text_back',
     name: 'Missed-call text-back',
-    description: 'Texts a caller whose call was missed at once, so the job is not lost to the next business they call; stops when they reply.',
+    description: 'Texts a caller whose call was missed at once, so the job is not lost to the next business they call; stops when they reply or a member texts them first.',
     automation: {
       name: 'Missed-call text-back',
       trigger: { event: 'call.missed' },
       steps: [sms("Sorry we missed your call, {{lead.firstName|there}}. This is {{organization.name}}: reply here and we'll call you back.")],
-      stopWhen: ['lead.replied'],
+      stopWhen: ['lead.replied', 'member.contacted'],
     },
   },
   {
     id: 'webform_instant_reply',
     name: 'Web-form instant reply',
-    description: 'Answers a web-form enquiry within the minute, in allowed hours; stops when the lead replies.',
+    description: 'Answers a web-form enquiry within the minute, in allowed hours; stops when the lead replies or a member texts them first.',
     automation: {
       name: 'Web-form instant reply',
       trigger: { event: 'inquiry.created', filter: { source: 'WEBFORM' } },
       steps: [sms('Thanks {{lead.firstName|there}}, we got your request and will be in touch today.')],
-      stopWhen: ['lead.replied'],
+      stopWhen: ['lead.replied', 'member.contacted'],
     },
   },
   {
@@ -65,7 +65,7 @@ export const RECIPES = [
   {
     id: 'quote_follow_up',
     name: 'Quote follow-up',
-    description: 'Follows a quote up two days after it is sent, and again three days later; stops when the lead replies or its status moves on.',
+    description: 'Follows a quote up two days after it is sent, and again three days later; stops when the lead replies, a member texts them, or its status moves on.',
     automation: {
       name: 'Quote follow-up',
       trigger: { event: 'lead.status_changed', filter: { to: 'QUOTED' } },
@@ -75,7 +75,7 @@ export const RECIPES = [
         { type: 'wait', duration: 'P3D' },
         sms('Hi {{lead.firstName|there}}, our quote is still open. Reply YES and we will lock in a time. {{organization.name}}'),
       ],
-      stopWhen: ['lead.replied', 'lead.status_changed'],
+      stopWhen: ['lead.replied', 'lead.status_changed', 'member.contacted'],
     },
   },
   {

@@ -17,7 +17,7 @@ export const LOOP_DETECTED = 'LOOP_DETECTED';
 export const DAILY_RUN_CAP_REACHED = 'DAILY_RUN_CAP_REACHED';
 
 /** Why a run stopped: by hand, by what its `stopWhen` (or a deletion) names, or before its first step, by a bound on runs. */
-export const RUN_STOPPED_REASONS = ['cancelled', 'lead.replied', 'lead.opted_out', 'lead.status_changed', 'appointment.cancelled', 'lead.deleted', 'automation.deleted', LOOP_DETECTED, DAILY_RUN_CAP_REACHED] as const;
+export const RUN_STOPPED_REASONS = ['cancelled', 'lead.replied', 'lead.opted_out', 'lead.status_changed', 'appointment.cancelled', 'member.contacted', 'lead.deleted', 'automation.deleted', LOOP_DETECTED, DAILY_RUN_CAP_REACHED] as const;
 export type RunStoppedReason = (typeof RUN_STOPPED_REASONS)[number];
 
 export const RUN_STEP_STATUSES = ['PENDING', 'WAITING', 'RUNNING', 'DONE', 'SKIPPED', 'FAILED', 'CANCELLED'] as const;
@@ -61,7 +61,7 @@ const attributes = {
       v.nullable(v.picklist(RUN_STOPPED_REASONS)),
       v.description(prose`
         Why a STOPPED run stopped: \`cancelled\` (by hand); \`lead.replied\`, \`lead.opted_out\`,
-        \`lead.status_changed\`, \`appointment.cancelled\` (its \`stopWhen\`); \`lead.deleted\`, \`automation.deleted\`;
+        \`lead.status_changed\`, \`appointment.cancelled\`, \`member.contacted\` (its \`stopWhen\`); \`lead.deleted\`, \`automation.deleted\`;
         or, never started (every step \`CANCELLED\`): \`LOOP_DETECTED\`, started by a write of a run that was itself
         started by runs’ writes 3 deep (automations that trigger each other), or \`DAILY_RUN_CAP_REACHED\`, the
         automation already started 10 runs for the lead that local day.

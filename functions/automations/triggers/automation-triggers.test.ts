@@ -142,7 +142,14 @@ describe('the runs an event stops or moves', () => {
 
   it('stops the lead’s runs when the lead replies', () => {
     expect(stopsOf(event('sms.received', { ...sms, direction: 'INBOUND', status: 'RECEIVED' }))).toEqual([{ watched: leadWatch, condition: 'lead.replied' }]);
-    expect(stopsOf(event('sms.sent', sms))).toEqual([]);
+  });
+
+  it('stops them when a member texts the lead themselves, and not for an automation’s text', () => {
+    expect(sms.userId).toMatch(/^user_/);
+    expect(stopsOf(event('sms.sent', sms))).toEqual([{ watched: leadWatch, condition: 'member.contacted' }]);
+    expect(stopsOf(event('sms.sent', { ...sms, userId: null, automationRunId: 'run_01JCZ41C5D6E7F8G9H0J1K2M3N' }))).toEqual([]);
+    // Delivered or failed, it is the same text: only its sending counts.
+    expect(stopsOf(event('sms.delivered', { ...sms, status: 'DELIVERED' }))).toEqual([]);
   });
 
   it('stops them when the lead’s status moves, and when it opts out, and not for other updates', () => {

@@ -38,11 +38,13 @@ export interface StopOf {
 
 const leadStop = (leadId: unknown, condition: StopOf['condition']): StopOf[] => (typeof leadId === 'string' ? [{ watched: { kind: 'lead', leadId }, condition }] : []);
 
-/** The runs an event stops: a lead's reply, status move, opt-out or deletion; an appointment's cancellation. */
+/** The runs an event stops: a lead's reply, status move, opt-out or deletion; a member's own text; an appointment's cancellation. */
 export function stopsOf(event: Event): StopOf[] {
   const data = event.data as Data;
   const { type } = event;
   if (type === 'sms.received') return leadStop(data.leadId, 'lead.replied');
+  // A member's own text: an automation's names no member.
+  if (type === 'sms.sent' && typeof data.userId === 'string') return leadStop(data.leadId, 'member.contacted');
   if (type === 'lead.deleted') return leadStop(data.id, 'lead.deleted');
   if (type === 'lead.updated') {
     const optedOut = data.smsOptedOut === true && changed(event, 'smsOptedOut');

@@ -4,6 +4,7 @@ import { useTestApi } from '../../../test/support/api';
 import { leadWithPhone, onlyRunOf, runsOf, sentFor, sydneyAutomations } from '../../../test/support/automations';
 import { created } from '../../../test/support/fixtures';
 import { streamRecordsOf } from '../../../test/support/stream-records';
+import { createMember } from '../../organization/member-rules';
 
 /**
  * What stops a run, as the stream consumer meets it: a status move (its own run's or another's), a reply, an opt-out,
@@ -81,6 +82,30 @@ describe('what stops a run, from the stream', () => {
 
     expect(sentFor(organizationId, '+61412555131')).toEqual([]);
     expect(await onlyRunOf(client, automation.id)).toMatchObject({ status: 'STOPPED', stoppedReason: 'lead.replied', steps: [{ status: 'CANCELLED' }] });
+  });
+
+  it('stops a run whose stopWhen names member.contacted when a member texts the lead themselves; an automation’s text, and a run without it, stop nothing', async () => {
+    const { client, organizationId } = await sydneyOrganization();
+    const textBack = await created(client, '/v1/automations', 'automation', { name: 'Text back in an hour', ...waitThenText, stopWhen: ['member.contacted'] });
+    const unmoved = await created(client, '/v1/automations', 'automation', { name: 'Check in anyway', ...waitThenText, steps: [waitThenText.steps[0], { type: 'send_sms', template: 'Checking in.' }] });
+    await created(client, '/v1/automations', 'automation', { name: 'Welcome', trigger: { event: 'lead.created' }, steps: [{ type: 'send_sms', template: 'Welcome.' }] });
+    const member = await createMember(organizationId, { role: 'MEMBER', firstName: 'Sam', lastName: 'Okafor', email: 'sam@example.com.au' });
+    await untilLocal('10:00');
+    const [texted, welcomedOnly] = [await leadWithPhone(client, '+61412555141'), await leadWithPhone(client, '+61412555142')];
+    await settled();
+    // The Welcome automation's text reached both: an automation's text is no member's.
+    expect(sentFor(organizationId).map(({ to, body }) => [to, body]).sort()).toEqual([['+61412555141', 'Welcome.'], ['+61412555142', 'Welcome.']]);
+    expect((await client.post('/v1/sms', { userId: member.user.id, leadId: texted.id, message: 'Hi, Sam here: I can come at 2 pm.' })).status).toBe(201);
+    await settled();
+    await api.advanceTime('PT1H');
+    await settled();
+
+    const runOf = async (automationId: string, leadId: string) => (await runsOf(client, automationId)).find((run) => run.leadId === leadId);
+    expect(await runOf(textBack.id, texted.id)).toMatchObject({ status: 'STOPPED', stoppedReason: 'member.contacted', steps: [{ status: 'CANCELLED' }, { status: 'CANCELLED' }] });
+    expect(await runOf(textBack.id, welcomedOnly.id)).toMatchObject({ status: 'COMPLETED' });
+    expect(await runOf(unmoved.id, texted.id)).toMatchObject({ status: 'COMPLETED' });
+    expect(sentFor(organizationId, '+61412555141').map(({ body }) => body)).toEqual(['Welcome.', 'Hi, Sam here: I can come at 2 pm.', 'Checking in.']);
+    expect(sentFor(organizationId, '+61412555142').map(({ body }) => body).sort()).toEqual(['Checking in.', 'Hi Olivia, still keen?', 'Welcome.']);
   });
 
   it('stops a lead’s runs when it opts out or is deleted, and every run of a deleted automation', async () => {
