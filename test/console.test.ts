@@ -393,7 +393,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   });
 
-  it('saves a note once when the owner adds it again after the store lost the answer to the first, and a new note as new; shows times in the organization’s zone', async () => {
+  it('saves a note once when the owner adds it again after the store lost the answer to the first, and a new note as new; shows times in the organization’s zone, and an inquiry’s lead’s runs still to act', async () => {
     const { page, client } = await signedInToDemo('+61491570160', undefined, false);
     const lead = (await client.post('/v1/leads', { name: 'Noah Walker', phone: '+61412555161' })).body.lead;
     const keys: string[] = [];
@@ -444,6 +444,17 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       const shown = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: organizationZone, timeZoneName: 'short' }).format(new Date(created!.createdAt));
       await page.locator('.timeline').getByText(shown, { exact: true }).last().waitFor();
     }
+
+    // Where the owner answers an inquiry, a canned text still to come is said, and can be cancelled there.
+    const followUp = (await client.post('/v1/automations', { name: 'Quote follow-up', trigger: { event: 'lead.status_changed', filter: { to: 'QUOTED' } }, steps: [{ type: 'wait', duration: 'P2D' }, { type: 'send_sms', template: 'Any questions on our quote?' }] })).body.automation;
+    const { inquiry } = (await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555162', name: 'Ivy Chen' }, data: { summary: 'Wants a quote for a new hot water unit.' } })).body;
+    const enrolled = await client.post(`/v1/automations/${followUp.id}/runs`, { leadId: inquiry.leadId });
+    await expect.poll(async () => (await client.get(`/v1/automation-runs/${enrolled.body.run.id}`)).body.run.status).toBe('WAITING');
+    await page.goto(`${api.url}/console/inbox/${inquiry.id}`);
+    const waiting = page.getByRole('region', { name: 'Automations waiting to act for this lead' });
+    await waiting.getByRole('link', { name: 'Quote follow-up' }).waitFor();
+    await waiting.getByRole('button', { name: 'Cancel run' }).click();
+    await expect.poll(async () => (await client.get(`/v1/automation-runs/${enrolled.body.run.id}`)).body.run.status).toBe('STOPPED');
     await page.close();
   });
 

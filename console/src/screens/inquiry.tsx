@@ -6,6 +6,7 @@ import { leadName, OUTCOME_LABELS, seconds, SOURCE_LABELS, when } from '../forma
 import type { CallData, ChatbotData, EmailData, Inquiry, InquiryListItem, WebformData } from '../types';
 import { Loading, Page, useAction, useLoad } from '../ui';
 import { SmsThread } from './sms-thread';
+import { LeadRuns } from './lead-history';
 
 function Call({ call, outcome }: { call: CallData; outcome: InquiryListItem['callOutcome'] }) {
   return (
@@ -150,6 +151,7 @@ export function InquiryScreen({ inquiryId }: { inquiryId: string }) {
               </button>
               <a href={consolePath(`/leads/${segment(lead.id)}`)}>Open {leadName(lead)}’s lead</a>
             </div>
+            <LeadRuns leadId={lead.id} waiting />
             {inquiry.summary && inquiry.source !== 'CALL' && <p>{inquiry.summary}</p>}
             <Source inquiry={inquiry} />
             <SmsThread lead={lead} threadId={inquiry.source === 'SMS' ? inquiry.data.id : undefined} />

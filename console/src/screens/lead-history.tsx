@@ -106,19 +106,24 @@ export function Appointments({ leadId }: { leadId: string }) {
 }
 
 /** The lead's runs of every automation, with why each stopped. */
-export function LeadRuns({ leadId }: { leadId: string }) {
+/**
+ * The lead's automation runs; `waiting`: only those still to act (a text held by quiet hours, a follow-up's wait), said
+ * where the owner answers the lead, so they know a canned text is coming and may cancel it. Nothing when there are none.
+ */
+export function LeadRuns({ leadId, waiting = false }: { leadId: string; waiting?: boolean }) {
   const loaded = useLoad(async (signal) => {
     // The lead's runs (its newest 100) and the automations' names, read together.
     const [page, { items: automations }] = await Promise.all([
       answer(api.GET('/v1/leads/{leadId}/automation-runs', { params: { path: { leadId }, query: { limit: 100 } }, signal })),
       listUntil((limit, cursor) => api.GET('/v1/automations', { params: { query: { limit, cursor } }, signal }), 'automations'),
     ]);
-    return { automations, runs: page.runs };
+    return { automations, runs: waiting ? page.runs.filter((run) => run.status === 'WAITING' || run.status === 'RUNNING') : page.runs };
   }, [leadId]);
   const nameOf = (id: string) => loaded.data?.automations.find((automation) => automation.id === id)?.name ?? 'Automation';
+  if (waiting && loaded.data?.runs.length === 0) return null;
   return (
     <section aria-labelledby="runs-heading">
-      <h2 id="runs-heading">Automation runs</h2>
+      <h2 id="runs-heading">{waiting ? 'Automations waiting to act for this lead' : 'Automation runs'}</h2>
       <Loading loaded={loaded} what="automation runs">
         {({ runs }) => (
           <RunList
