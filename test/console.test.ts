@@ -290,7 +290,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   }, 300_000);
 
-  it('moves a card by dragging it and by its list (asking why when lost), replies to a lead by text, makes and revokes a key, adds and deletes a webhook, and disconnects an assistant; a member is offered no form of an owner’s', async () => {
+  it('moves a card by dragging it and by its list (asking why when lost), replies to a lead by text, makes and revokes a key, adds and deletes a webhook, disconnects an assistant, and makes a recipe off until switched on; a member is offered no form of an owner’s', async () => {
     const { page, client, apiKey } = await signedInToDemo('+61491570130');
     // A lead of its own, so the board's first column holds it.
     const lead = (await client.post('/v1/leads', { name: 'Mia Thompson', phone: '+61412555131' })).body.lead;
@@ -369,6 +369,16 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.reload();
     await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Test assistant' }) }).getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(async () => (await client.get('/v1/oauth/grants')).body.grants).toEqual([]);
+
+    // A recipe is made off, to be read before it texts anyone; its switch turns it on.
+    await page.goto(`${api.url}/console/automations`);
+    await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Missed-call text-back' }) }).getByRole('button', { name: 'Use this recipe' }).click();
+    await page.getByText('Missed-call text-back added, off: read what it will send, then switch it on.').waitFor();
+    const fromRecipe = async () => ((await client.get('/v1/automations')).body.automations as { name: string; isEnabled: boolean }[]).find((automation) => automation.name === 'Missed-call text-back');
+    expect(await fromRecipe()).toMatchObject({ isEnabled: false });
+    await page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Missed-call text-back' }) }).getByRole('switch', { name: 'On' }).click();
+    await expect.poll(async () => (await fromRecipe())?.isEnabled).toBe(true);
+    await page.goto(`${api.url}/console/settings`);
 
     // The owner adds a member, who signs in with their own phone and may work leads but not manage keys.
     await page.getByLabel('First name').fill('Liam');

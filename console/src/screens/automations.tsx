@@ -74,9 +74,10 @@ export function Automations() {
   const replace = (changed: Automation) => automations.set((automations.data ?? []).map((each) => (each.id === changed.id ? changed : each)));
   const startFrom = (template: AutomationTemplate) =>
     run(async () => {
-      const { automation } = await answer(api.POST('/v1/automations', { body: { fromTemplate: template.id } }));
+      // Made off: the owner reads what it will text their customers, then switches it on.
+      const { automation } = await answer(api.POST('/v1/automations', { body: { fromTemplate: template.id, isEnabled: false } }));
       automations.set([automation, ...(automations.data ?? [])]);
-    }, `${template.name} added to your automations.`);
+    }, `${template.name} added, off: read what it will send, then switch it on.`);
 
   return (
     <Page title="Automations">
