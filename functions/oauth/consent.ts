@@ -166,12 +166,12 @@ export function consentPage(request: AuthorizationRequest, params: Record<string
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Connect ${escape(request.client.clientName)}</title>
 <style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 label{display:block;margin:.4rem 0}input[type=password]{width:100%;padding:.5rem;font:inherit}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}small{color:#555}</style></head>
-<body><h1>Connect ${escape(request.client.clientName)}</h1>
+<body><main><h1>Connect ${escape(request.client.clientName)}</h1>
 <p><strong>${escape(request.client.clientName)}</strong> asks to use the sales pipeline of your organization through its MCP server.
 You will be sent back to <strong>${escape(new URL(request.redirectUri).host)}</strong>.</p>
 ${problem ? `<p role="alert"><strong>${escape(problem)}</strong></p>` : ''}<form method="post" action="${escape(action)}">${hidden}
 ${proof}
 <fieldset><legend>What it may do</legend>${scopes}</fieldset>
 <button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny">Deny</button>
-</form></body></html>`;
+</form></main></body></html>`;
 }
