@@ -183,6 +183,3 @@ export async function listUntil<K extends string, Page extends { nextCursor: str
   } while (cursor && items.length < max);
   return { items, complete: cursor === null };
 }
-
-/** A fresh Idempotency-Key (getRandomValues, which unlike randomUUID needs no secure context). */
-export const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');

@@ -1,3 +1,6 @@
+/** A fresh Idempotency-Key (getRandomValues, which unlike randomUUID needs no secure context). */
+const randomKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+
 /**
  * The Idempotency-Key of each write that takes one (./api-lists.ts): a new key for a new write, and the same key
  * for the same write sent again while it has had no answer of its own (a 5xx, 429 or 409, or no connection). The API
@@ -7,7 +10,7 @@ export class WriteKeys {
   /** The writes sent without an answer of their own, by what they sent: the key each carried. */
   private readonly unanswered = new Map<string, string>();
 
-  constructor(private readonly newKey: () => string = () => crypto.randomUUID()) {}
+  constructor(private readonly newKey: () => string = randomKey) {}
 
   /** The key for a write (its method, URL and body, as one text): the one it had while unanswered, else a new one. */
   keyFor(write: string): string {

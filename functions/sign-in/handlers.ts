@@ -5,7 +5,7 @@ import { Answer } from '#shared/http/answer';
 import { publicBaseUrl } from '#shared/http/base-url';
 import { NotFoundError, ValidationError } from '#shared/errors';
 import { countryCodeOf, toE164 } from '#shared/phone';
-import { memberSessionOf } from '#shared/http/member-session';
+import { requiredMemberSession } from '#shared/http/member-session';
 import { admitSource, sourceOfAddress } from '#shared/limits/per-source';
 import { getMember } from '../organization/member-store';
 import type { Member } from '../organization/member-schema';
@@ -72,9 +72,7 @@ export const signInWithPasskeyHandler = apiHandler(routes.signInWithPasskey, asy
 
 /** The session the authorizer found (a key's request never gets here: the routes are `sessionOnly`). */
 function sessionOf(request: RawRequest) {
-  const session = memberSessionOf(request.authorizer);
-  if (!session) throw new Error('A sessionOnly route ran without a member’s session');
-  return { ...session, sessionHash: String(request.authorizer.sessionHash ?? '') };
+  return { ...requiredMemberSession(request.authorizer), sessionHash: String(request.authorizer.sessionHash ?? '') };
 }
 
 /** The member signed in, as stored now. */

@@ -186,8 +186,14 @@ describe('signing in with a texted code', () => {
       return [res.status, [...new Set(res.body.error?.details.map((detail: { path: string }) => detail.path))]];
     };
     expect(await refused({ phone: national })).toEqual([400, ['phone']]);
+    expect((await api.anonymous.post('/v1/sign-in/codes', { phone: national })).body.error.message).toBe(
+      'phone must be a valid number with its country code (+61 491 570 110), or name its country (country) to be read in national form',
+    );
     // Not a number of the US plan.
     expect(await refused({ phone: national, country: 'US' })).toEqual([400, ['phone']]);
+    expect((await api.anonymous.post('/v1/sign-in/codes', { phone: national, country: 'US' })).body.error.message).toBe(
+      'phone must be a valid number: with its country code (+61 491 570 110), or in the national form of US',
+    );
     // A digit short or one more, with its country code.
     expect(await refused({ phone: phone.slice(0, -1) })).toEqual([400, ['phone']]);
     expect(await refused({ phone: `${phone}1` })).toEqual([400, ['phone']]);
@@ -417,8 +423,11 @@ describe('API keys, made and revoked by an ADMIN signed in', () => {
     const integration = api.as(made.body.key.token);
     expect((await integration.get('/v1/leads')).status).toBe(200);
 
+    // Newest first: a second key made a moment later heads the list, before the first and the organization's own.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = (await session.post('/v1/api-keys', { name: 'Zapier' })).body.key;
     const listed = await session.get('/v1/api-keys');
-    expect(listed.body.keys.map((key: { id: string }) => key.id)).toContain(made.body.key.id);
+    expect(listed.body.keys.map((key: { id: string }) => key.id)).toEqual([second.id, made.body.key.id, expect.stringMatching(/^key_/)]);
     expect(JSON.stringify(listed.body)).not.toContain(made.body.key.token);
 
     expect((await session.delete(`/v1/api-keys/${made.body.key.id}`)).body).toEqual({ success: true, id: made.body.key.id });

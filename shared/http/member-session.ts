@@ -24,6 +24,13 @@ export function memberSessionOf(authorizer: Readonly<Record<string, unknown>> | 
   return { memberId: id, role: memberRole, csrfToken };
 }
 
+/** The member's session of a `sessionOnly` route's request: a key's or token's never reaches one, so none is a fault here. */
+export function requiredMemberSession(authorizer: Readonly<Record<string, unknown>> | null | undefined): MemberSession {
+  const session = memberSessionOf(authorizer);
+  if (!session) throw new Error('A sessionOnly route ran without a member’s session');
+  return session;
+}
+
 /**
  * A key's or token's request for what only a member signed in may do: a route only a session calls, or a change to
  * people (a role above MEMBER, a member's role or phone): people are managed by people, never by a key.

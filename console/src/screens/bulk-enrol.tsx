@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { hasEnded, useJob } from '../job';
-import { answer, api, newKey } from '../api';
+import { answer, api } from '../api';
 import { STATUS_LABELS } from '../format';
 import { announce, showProblem } from '../notices';
 import { LEAD_STATUSES, type Automation, type AutomationEnrolment, type LeadStatus, type TriggerEvent } from '../types';
@@ -43,7 +43,7 @@ export function BulkEnrol({ automation, onDone }: { automation: Automation; onDo
     setStarting(true);
     try {
       const { enrolment: enrolmentStarted } = await answer(
-        api.POST('/v1/automations/{automationId}/enrolments', { params: { path: { automationId: automation.id }, header: { 'Idempotency-Key': newKey() } }, body: { leadStatus: status } }),
+        api.POST('/v1/automations/{automationId}/enrolments', { params: { path: { automationId: automation.id } }, body: { leadStatus: status } }),
       );
       started(enrolmentStarted);
     } catch (error) {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { hasEnded, useJob } from '../job';
-import { answer, api, ApiError, newKey } from '../api';
+import { answer, api, ApiError } from '../api';
 import { announce, problemOf, showProblem } from '../notices';
 import type { ReportRebuild } from '../types';
 import { Progress } from '../ui';
@@ -29,7 +29,7 @@ export function Recount({ onDone }: { onDone: () => void }) {
   const start = async () => {
     setStarting(true);
     try {
-      started((await answer(api.POST('/v1/reports/rebuilds', { params: { header: { 'Idempotency-Key': newKey() } } }))).rebuild);
+      started((await answer(api.POST('/v1/reports/rebuilds'))).rebuild);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'REBUILD_RUNNING') announce(problemOf(error).message);
       else showProblem(error);

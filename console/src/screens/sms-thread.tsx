@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { answer, api, newKey } from '../api';
+import { answer, api } from '../api';
 import { when } from '../format';
 import { useSession } from '../session';
 import type { Lead, Sms } from '../types';
@@ -14,8 +14,6 @@ const STATUS_WORDS: Record<Sms['status'], string> = { QUEUED: 'Queued', SENT: 'S
 export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string }) {
   const session = useSession();
   const [draft, setDraft] = useState('');
-  // A retry of the same words keeps its Idempotency-Key, so a send that did go out is not sent twice.
-  const [attempt, setAttempt] = useState<{ text: string; key: string } | null>(null);
   const [busy, run] = useAction();
   const loaded = useLoad((signal) => answer(api.GET('/v1/sms', { params: { query: { leadId: lead.id, limit: 100 } }, signal })), [lead.id]);
   const messages = [...(loaded.data?.messages ?? [])].reverse();
@@ -25,17 +23,15 @@ export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string })
   const send = (event: Event) => {
     event.preventDefault();
     const text = draft.trim();
-    const key = attempt?.text === text ? attempt.key : newKey();
-    setAttempt({ text, key });
+    // A retry of the same words keeps its Idempotency-Key (the door's), so a send that did go out is not sent twice.
     void run(async () => {
       const userId = session?.member.user?.id;
       if (!userId) throw new Error('Your member has no user to send texts as.');
       const { sms } = await answer(
-        api.POST('/v1/sms', { params: { header: { 'Idempotency-Key': key } }, body: { userId, leadId: lead.id, message: text, ...(replyTo ? { messageThreadId: replyTo } : {}) } }),
+        api.POST('/v1/sms', { body: { userId, leadId: lead.id, message: text, ...(replyTo ? { messageThreadId: replyTo } : {}) } }),
       );
       loaded.set({ ...loaded.data!, messages: [sms, ...(loaded.data?.messages ?? [])] });
       setDraft('');
-      setAttempt(null);
     }, 'Text sent.');
   };
 
