@@ -257,8 +257,13 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     let reads = 0;
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    // The page reads again only after it has shown what it read: the second read is the sign to look, whatever the
+    // machine's speed (no window of time to miss).
+    let askedAgain = () => {};
+    const secondRead = new Promise<void>((resolve) => (askedAgain = resolve));
     await page.route(`**/v1/automations/${automation.id}/enrolments/*`, async (route) => {
       if (++reads > 1) {
+        askedAgain();
         await held;
         return route.continue();
       }
@@ -269,7 +274,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByLabel('Leads in status').selectOption('NEW');
     await page.getByRole('button', { name: 'Enrol leads' }).click();
     const progress = page.getByRole('progressbar', { name: 'Leads enrolled' });
-    await expect.poll(() => progress.getAttribute('value'), { timeout: 20_000 }).toBe('1');
+    await secondRead;
+    expect(await progress.getAttribute('value')).toBe('1');
     // And says so to a screen reader, in the progress's live region.
     expect(await page.locator('.progress [aria-live="polite"]').textContent()).toBe(`1 of ${newLeads}`);
     release();
@@ -512,18 +518,22 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       );
     }
     await page.goto(`${api.url}/console/pipeline?status=QUOTED`);
-    // The second page's request is held until the page has shown the first one read.
+    // The second page's request is held until the page has shown the first one read. The page asks for it only after
+    // showing the first page, so its arrival is the sign to look, whatever the machine's speed.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    let askedForMore = () => {};
+    const secondPage = new Promise<void>((resolve) => (askedForMore = resolve));
     await page.route('**/v1/leads?*cursor=*', async (route) => {
+      askedForMore();
       await held;
       await route.continue();
     });
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export Quoted leads (CSV)' }).click();
     const progress = page.getByRole('progressbar', { name: 'Leads exported' });
-    // Polled for up to 10 s: the first page's 100 leads take their time on a loaded machine.
-    await expect.poll(() => progress.getAttribute('value'), { timeout: 40_000 }).toBe('100');
+    await secondPage;
+    expect(await progress.getAttribute('value')).toBe('100');
     expect(await page.locator('.export [aria-live="polite"]').textContent()).toBe('100 of 101');
     release();
     const saved = await download;
