@@ -6,6 +6,7 @@ export * from './schema/ids';
 export * from './schema/pages';
 export * from './schema/text';
 export * from './schema/time';
+export * from './schema/jobs';
 
 /** How exactly an amount of money is written: whole cents, which also keeps it within what DynamoDB stores (no magnitude under 1e-130). */
 export const MONEY_RULE = 'An amount with at most 2 decimal places.';

@@ -160,34 +160,42 @@ export interface ScheduledJob {
 
 /** What a queue channel says of itself; `queueChannel` derives the rest. */
 export interface QueueChannelOf extends Pick<QueueChannelDefinition, 'name' | 'retentionDays' | 'schedules' | 'messageGroup' | 'local'> {
-  /** Its construct id (`Deliveries`), and the stem of its dead letters' and their alarm's (`Delivery`: `DeliveryDeadLetters`, `DeliveryDeadLettersWaiting`). */
-  ids: { queue: string; one: string };
-  /** The physical names of the queue and its dead letters, from the table's: the senders name it by the same function. */
-  names: (tableName: string) => { queue: string; deadLetters: string };
-  /** The stem of the variables carrying the URLs (`WEBHOOK`: `WEBHOOK_QUEUE_URL`, `WEBHOOK_DLQ_URL`). */
-  variables: string;
+  /**
+   * One message's kind, kebab-case (`sign-in-code`), the stem of the rest: the construct ids (`SignInCodes` from the
+   * name, `SignInCodeDeadLetters`, `SignInCodeDeadLettersWaiting`), the physical names (`<table>-<name>`,
+   * `<table>-<one>-dead-letters`) and the URL variables (`SIGN_IN_CODE_QUEUE_URL`, `SIGN_IN_CODE_DLQ_URL`).
+   */
+  one: string;
+  /** The physical names where they were made otherwise before (a deployed queue keeps its name). */
+  names?: (tableName: string) => { queue: string; deadLetters: string };
+  /** The URL variables' stem where it is not `one`'s (`WEBHOOK`: `WEBHOOK_QUEUE_URL`, `WEBHOOK_DLQ_URL`). */
+  variables?: string;
   /** Its consumer's batch and timeout for a whole batch; a received message is hidden six times that, as Lambda advises for SQS sources. */
   batch: { size: number; functionTimeoutSeconds: number };
   /** How long dead letters are kept, after how many receives a message goes there, and what one means, for its alarm. */
   deadLetters: { retentionDays: number; maxReceiveCount: number; meaning: string };
 }
 
+const pascalCase = (kebab: string) => kebab.replace(/(^|-)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+
 /** A queue with its dead letters, its ids, names and variables derived from its stems, as every queue of the API is made. */
-export function queueChannel({ ids, names, variables, batch, deadLetters, ...own }: QueueChannelOf): QueueChannelDefinition {
+export function queueChannel({ one, names, variables = one.replaceAll('-', '_').toUpperCase(), batch, deadLetters, ...own }: QueueChannelOf): QueueChannelDefinition {
+  const named = names ?? ((tableName: string) => ({ queue: `${tableName}-${own.name}`, deadLetters: `${tableName}-${one}-dead-letters` }));
+  const stem = pascalCase(one);
   return {
     kind: 'queue',
     ...own,
-    id: ids.queue,
-    queueName: (tableName) => names(tableName).queue,
+    id: pascalCase(own.name),
+    queueName: (tableName) => named(tableName).queue,
     visibilityTimeoutSeconds: 6 * batch.functionTimeoutSeconds,
     batchSize: batch.size,
     functionTimeoutSeconds: batch.functionTimeoutSeconds,
     deadLetters: {
-      id: `${ids.one}DeadLetters`,
-      queueName: (tableName) => names(tableName).deadLetters,
+      id: `${stem}DeadLetters`,
+      queueName: (tableName) => named(tableName).deadLetters,
       retentionDays: deadLetters.retentionDays,
       maxReceiveCount: deadLetters.maxReceiveCount,
-      alarm: { id: `${ids.one}DeadLettersWaiting`, what: deadLetters.meaning },
+      alarm: { id: `${stem}DeadLettersWaiting`, what: deadLetters.meaning },
     },
     environment: { queueUrl: `${variables}_QUEUE_URL`, deadLettersUrl: `${variables}_DLQ_URL` },
   };

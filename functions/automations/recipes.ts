@@ -21,30 +21,30 @@ export interface Recipe {
 
 const sms = (template: string): Step => ({ type: 'send_sms', template });
 
+/**
+ * One text at once, for the automation of the recipe's name: an answer the business owes, so it stops when the lead
+ * replies or a member reaches them first (a canned text after the owner's own would read as the business not listening).
+ */
+function instantReply({ id, name, description, trigger, text }: Omit<Recipe, 'automation'> & { trigger: RecipeAutomation['trigger']; text: string }): Recipe {
+  return { id, name, description, automation: { name, trigger, steps: [sms(text)], stopWhen: ['lead.replied', 'member.contacted'] } };
+}
+
 /** The automations most trades businesses start with (GET /v1/automation-templates), each valid as it stands. */
 export const RECIPES = [
-  {
+  instantReply({
     id: 'missed_call_text_back',
     name: 'Missed-call text-back',
     description: 'Texts a caller whose call was missed at once, so the job is not lost to the next business they call; stops when they reply or a member texts them first.',
-    automation: {
-      name: 'Missed-call text-back',
-      trigger: { event: 'call.missed' },
-      steps: [sms("Sorry we missed your call, {{lead.firstName|there}}. This is {{organization.name}}: reply here and we'll call you back.")],
-      stopWhen: ['lead.replied', 'member.contacted'],
-    },
-  },
-  {
+    trigger: { event: 'call.missed' },
+    text: "Sorry we missed your call, {{lead.firstName|there}}. This is {{organization.name}}: reply here and we'll call you back.",
+  }),
+  instantReply({
     id: 'webform_instant_reply',
     name: 'Web-form instant reply',
     description: 'Answers a web-form enquiry within the minute, in allowed hours; stops when the lead replies or a member texts them first.',
-    automation: {
-      name: 'Web-form instant reply',
-      trigger: { event: 'inquiry.created', filter: { source: 'WEBFORM' } },
-      steps: [sms('Thanks {{lead.firstName|there}}, we got your request and will be in touch today.')],
-      stopWhen: ['lead.replied', 'member.contacted'],
-    },
-  },
+    trigger: { event: 'inquiry.created', filter: { source: 'WEBFORM' } },
+    text: 'Thanks {{lead.firstName|there}}, we got your request and will be in touch today.',
+  }),
   {
     id: 'appointment_reminders',
     name: 'Appointment reminders',

@@ -2,7 +2,7 @@
 import type { EventType } from './types';
 
 /** The document's example of each record an event carries, by its schema's name. */
-const DATA = {
+export const SAMPLE_DATA: Readonly<Record<string, Record<string, unknown>>> = {
   Lead: {"id":"lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6","firstName":"Olivia","lastName":"Nguyen","email":"olivia.nguyen@example.com.au","phone":"+61412345001","suburb":"Parramatta","businessName":null,"companyId":null,"socials":{},"status":"NEW","value":4500,"lostReason":null,"wonAt":null,"lostAt":null,"statusChangedAt":"2026-11-20T04:12:09.512Z","createdAt":"2026-11-20T04:12:09.512Z","updatedAt":"2026-11-20T04:15:42.118Z","read":false,"lastInquiryId":"inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M","lastInquiryDate":"2026-11-20T04:15:42.118Z","unreadEmails":0,"unreadCalls":0,"unreadChatbotThreads":0,"unreadSMS":1,"unreadWebformSubmissions":0,"hasFlaggedInquiry":false,"smsOptedOut":false},
   LeadActivity: {"id":1,"event":"LEAD_CREATED","data":"Lead Olivia Nguyen created","referenceId":null,"userId":null,"leadId":"lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6","createdAt":"2026-11-20T04:12:09.512Z","updatedAt":"2026-11-20T04:12:09.512Z"},
   InquiryListItem: {"id":"inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M","source":"SMS","sourceId":"thread_01JCZ41A9B8C7D6E5F4G3H2J1K","tag":"BOOKING","summary":"Booked a blocked drain visit for tomorrow morning.","callOutcome":null,"isFirstInquiry":true,"isRead":false,"leadId":"lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6","createdAt":"2026-11-20T04:15:42.118Z","updatedAt":"2026-11-20T04:15:42.118Z"},
@@ -25,58 +25,8 @@ const DATA = {
   OAuthGrant: {"id":"grant_01JD3F4G5H6J7K8M9N0P1Q2R3S","clientId":"https://claude.ai/oauth/mcp-oauth-client-metadata","clientName":"Claude","scope":"read","keyId":"key_01JA1B2C3D4E5F6G7H8J9K0M1N","createdAt":"2026-11-20T09:00:00.000Z","lastUsedAt":"2026-11-20T09:12:00.000Z"},
 };
 
-/** Each event type's example, but its organizationId (the caller's): its id, stable, begins `evt_sample_`. */
-export const EVENT_SAMPLES: Readonly<Record<EventType, { id: string; occurredAt: string; data: Record<string, unknown>; previousAttributes?: Record<string, unknown> }>> = {
-  'lead.created': { id: 'evt_sample_lead_created', occurredAt: '2026-11-20T04:15:42.118Z', data: DATA.Lead },
-  'lead.updated': { id: 'evt_sample_lead_updated', occurredAt: '2026-11-20T04:15:42.118Z', data: DATA.Lead, previousAttributes: {"firstName":null} },
-  'lead.deleted': { id: 'evt_sample_lead_deleted', occurredAt: '2026-11-20T04:15:42.118Z', data: DATA.Lead },
-  'lead.note_added': { id: 'evt_sample_lead_note_added', occurredAt: '2026-11-20T04:12:09.512Z', data: DATA.LeadActivity },
-  'inquiry.created': { id: 'evt_sample_inquiry_created', occurredAt: '2026-11-20T04:15:42.118Z', data: DATA.InquiryListItem },
-  'inquiry.updated': { id: 'evt_sample_inquiry_updated', occurredAt: '2026-11-20T04:15:42.118Z', data: DATA.InquiryListItem, previousAttributes: {"source":null} },
-  'sms.sent': { id: 'evt_sample_sms_sent', occurredAt: '2026-11-20T04:15:44.902Z', data: DATA.Sms },
-  'sms.delivered': { id: 'evt_sample_sms_delivered', occurredAt: '2026-11-20T04:15:44.902Z', data: DATA.Sms },
-  'sms.failed': { id: 'evt_sample_sms_failed', occurredAt: '2026-11-20T04:15:44.902Z', data: DATA.Sms },
-  'sms.received': { id: 'evt_sample_sms_received', occurredAt: '2026-11-20T04:15:44.902Z', data: DATA.Sms },
-  'appointment.created': { id: 'evt_sample_appointment_created', occurredAt: '2026-11-20T04:20:00.000Z', data: DATA.Appointment },
-  'appointment.updated': { id: 'evt_sample_appointment_updated', occurredAt: '2026-11-20T04:20:00.000Z', data: DATA.Appointment, previousAttributes: {"leadId":null} },
-  'appointment.completed': { id: 'evt_sample_appointment_completed', occurredAt: '2026-11-20T04:20:00.000Z', data: DATA.Appointment },
-  'appointment.no_show': { id: 'evt_sample_appointment_no_show', occurredAt: '2026-11-20T04:20:00.000Z', data: DATA.Appointment },
-  'hold.created': { id: 'evt_sample_hold_created', occurredAt: '2026-11-30T04:20:00.000Z', data: DATA.Hold },
-  'automation.created': { id: 'evt_sample_automation_created', occurredAt: '2026-11-19T22:04:57.118Z', data: DATA.Automation },
-  'automation.updated': { id: 'evt_sample_automation_updated', occurredAt: '2026-11-19T22:04:57.118Z', data: DATA.Automation, previousAttributes: {"isEnabled":null} },
-  'automation.deleted': { id: 'evt_sample_automation_deleted', occurredAt: '2026-11-19T22:04:57.118Z', data: DATA.Automation },
-  'automation_run.completed': { id: 'evt_sample_automation_run_completed', occurredAt: '2026-11-22T21:00:01.390Z', data: DATA.AutomationRun },
-  'automation_run.stopped': { id: 'evt_sample_automation_run_stopped', occurredAt: '2026-11-22T21:00:01.390Z', data: DATA.AutomationRun },
-  'automation_run.failed': { id: 'evt_sample_automation_run_failed', occurredAt: '2026-11-22T21:00:01.390Z', data: DATA.AutomationRun },
-  'company.created': { id: 'evt_sample_company_created', occurredAt: '2026-05-26T01:20:00.000Z', data: DATA.Company },
-  'company.updated': { id: 'evt_sample_company_updated', occurredAt: '2026-05-26T01:20:00.000Z', data: DATA.Company, previousAttributes: {"name":null} },
-  'company.deleted': { id: 'evt_sample_company_deleted', occurredAt: '2026-05-26T01:20:00.000Z', data: DATA.Company },
-  'company_note.created': { id: 'evt_sample_company_note_created', occurredAt: '2026-11-14T03:20:00.000Z', data: DATA.CompanyNote },
-  'company_note.updated': { id: 'evt_sample_company_note_updated', occurredAt: '2026-11-14T03:20:00.000Z', data: DATA.CompanyNote, previousAttributes: {"value":null} },
-  'company_note.deleted': { id: 'evt_sample_company_note_deleted', occurredAt: '2026-11-14T03:20:00.000Z', data: DATA.CompanyNote },
-  'member.created': { id: 'evt_sample_member_created', occurredAt: '2026-11-02T23:15:00.000Z', data: DATA.Member },
-  'member.updated': { id: 'evt_sample_member_updated', occurredAt: '2026-11-02T23:15:00.000Z', data: DATA.Member, previousAttributes: {"role":null} },
-  'member.deleted': { id: 'evt_sample_member_deleted', occurredAt: '2026-11-02T23:15:00.000Z', data: DATA.Member },
-  'service.created': { id: 'evt_sample_service_created', occurredAt: '2026-09-14T22:10:41.006Z', data: DATA.Service },
-  'service.updated': { id: 'evt_sample_service_updated', occurredAt: '2026-09-14T22:10:41.006Z', data: DATA.Service, previousAttributes: {"name":null} },
-  'service.deleted': { id: 'evt_sample_service_deleted', occurredAt: '2026-09-14T22:10:41.006Z', data: DATA.Service },
-  'scenario.created': { id: 'evt_sample_scenario_created', occurredAt: '2026-09-14T22:10:41.006Z', data: DATA.Scenario },
-  'scenario.updated': { id: 'evt_sample_scenario_updated', occurredAt: '2026-09-14T22:10:41.006Z', data: DATA.Scenario, previousAttributes: {"name":null} },
-  'scenario.deleted': { id: 'evt_sample_scenario_deleted', occurredAt: '2026-09-14T22:10:41.006Z', data: DATA.Scenario },
-  'product.created': { id: 'evt_sample_product_created', occurredAt: '2026-11-18T01:02:33.874Z', data: DATA.Product },
-  'product.updated': { id: 'evt_sample_product_updated', occurredAt: '2026-11-18T01:02:33.874Z', data: DATA.Product, previousAttributes: {"name":null} },
-  'product.deleted': { id: 'evt_sample_product_deleted', occurredAt: '2026-11-18T01:02:33.874Z', data: DATA.Product },
-  'transfer.created': { id: 'evt_sample_transfer_created', occurredAt: '2026-10-11T06:44:50.090Z', data: DATA.Transfer },
-  'transfer.updated': { id: 'evt_sample_transfer_updated', occurredAt: '2026-10-11T06:44:50.090Z', data: DATA.Transfer, previousAttributes: {"label":null} },
-  'transfer.deleted': { id: 'evt_sample_transfer_deleted', occurredAt: '2026-10-11T06:44:50.090Z', data: DATA.Transfer },
-  'policy.created': { id: 'evt_sample_policy_created', occurredAt: '2026-09-03T23:00:00.000Z', data: DATA.Policy },
-  'policy.updated': { id: 'evt_sample_policy_updated', occurredAt: '2026-09-03T23:00:00.000Z', data: DATA.Policy, previousAttributes: {"title":null} },
-  'policy.deleted': { id: 'evt_sample_policy_deleted', occurredAt: '2026-09-03T23:00:00.000Z', data: DATA.Policy },
-  'faq.created': { id: 'evt_sample_faq_created', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq },
-  'faq.updated': { id: 'evt_sample_faq_updated', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq, previousAttributes: {"question":null} },
-  'faq.deleted': { id: 'evt_sample_faq_deleted', occurredAt: '2026-10-02T23:00:00.000Z', data: DATA.Faq },
-  'webhook.disabled': { id: 'evt_sample_webhook_disabled', occurredAt: '2026-10-30T02:11:45.120Z', data: DATA.Webhook },
-  'inbound_endpoint.source_limited': { id: 'evt_sample_inbound_endpoint_source_limited', occurredAt: '2026-11-20T03:12:44.018Z', data: DATA.InboundSourceLimited },
-  'oauth_grant.created': { id: 'evt_sample_oauth_grant_created', occurredAt: '2026-11-20T09:00:00.000Z', data: DATA.OAuthGrant },
-  'oauth_grant.revoked': { id: 'evt_sample_oauth_grant_revoked', occurredAt: '2026-11-20T09:00:00.000Z', data: DATA.OAuthGrant },
-};
+/** When each record's example event happened: its last write in the example. */
+export const SAMPLE_OCCURRED_AT: Readonly<Record<string, string>> = {"Lead":"2026-11-20T04:15:42.118Z","LeadActivity":"2026-11-20T04:12:09.512Z","InquiryListItem":"2026-11-20T04:15:42.118Z","Sms":"2026-11-20T04:15:44.902Z","Appointment":"2026-11-20T04:20:00.000Z","Hold":"2026-11-30T04:20:00.000Z","Automation":"2026-11-19T22:04:57.118Z","AutomationRun":"2026-11-22T21:00:01.390Z","Company":"2026-05-26T01:20:00.000Z","CompanyNote":"2026-11-14T03:20:00.000Z","Member":"2026-11-02T23:15:00.000Z","Service":"2026-09-14T22:10:41.006Z","Scenario":"2026-09-14T22:10:41.006Z","Product":"2026-11-18T01:02:33.874Z","Transfer":"2026-10-11T06:44:50.090Z","Policy":"2026-09-03T23:00:00.000Z","Faq":"2026-10-02T23:00:00.000Z","Webhook":"2026-10-30T02:11:45.120Z","InboundSourceLimited":"2026-11-20T03:12:44.018Z","OAuthGrant":"2026-11-20T09:00:00.000Z"};
+
+/** The record each event type carries, by its schema's name. */
+export const SAMPLE_DATA_OF: Readonly<Record<EventType, string>> = {"lead.created":"Lead","lead.updated":"Lead","lead.deleted":"Lead","lead.note_added":"LeadActivity","inquiry.created":"InquiryListItem","inquiry.updated":"InquiryListItem","sms.sent":"Sms","sms.delivered":"Sms","sms.failed":"Sms","sms.received":"Sms","appointment.created":"Appointment","appointment.updated":"Appointment","appointment.completed":"Appointment","appointment.no_show":"Appointment","hold.created":"Hold","automation.created":"Automation","automation.updated":"Automation","automation.deleted":"Automation","automation_run.completed":"AutomationRun","automation_run.stopped":"AutomationRun","automation_run.failed":"AutomationRun","company.created":"Company","company.updated":"Company","company.deleted":"Company","company_note.created":"CompanyNote","company_note.updated":"CompanyNote","company_note.deleted":"CompanyNote","member.created":"Member","member.updated":"Member","member.deleted":"Member","service.created":"Service","service.updated":"Service","service.deleted":"Service","scenario.created":"Scenario","scenario.updated":"Scenario","scenario.deleted":"Scenario","product.created":"Product","product.updated":"Product","product.deleted":"Product","transfer.created":"Transfer","transfer.updated":"Transfer","transfer.deleted":"Transfer","policy.created":"Policy","policy.updated":"Policy","policy.deleted":"Policy","faq.created":"Faq","faq.updated":"Faq","faq.deleted":"Faq","webhook.disabled":"Webhook","inbound_endpoint.source_limited":"InboundSourceLimited","oauth_grant.created":"OAuthGrant","oauth_grant.revoked":"OAuthGrant"};

@@ -44,49 +44,35 @@ const FORM = 'application/x-www-form-urlencoded';
 /** An OAuth endpoint's refusal, or the envelope of what the route itself refuses (an unknown query parameter, a body too large). */
 const OAUTH_REFUSAL = v.union([OAuthErrorBody, ErrorEnvelopeSchema]);
 
-const protectedResource = (path: string, operationId: string, summary: string) =>
-  defineRoute({
-    ...PUBLIC,
-    operationId,
-    method: 'GET',
-    path,
-    summary,
-    description: prose`
-      The MCP server’s protected resource metadata (RFC 9728): its \`resource\` (\`<base>/mcp\`, the audience of its
-      tokens), its authorization server (this API), and the scopes it takes. The same document at the root path and at
-      the MCP server’s own, as clients probe both. A 401 from \`/mcp\` names it in \`WWW-Authenticate: Bearer
-      resource_metadata="…", scope="read"\`.
-    `,
-    dynamodb: [],
-    status: 200,
-    request: {},
-    response: ProtectedResourceMetadata,
-    errors: [],
-  });
+/** A public metadata document, the same at each path clients probe for it: a builder of its route at one of them. */
+const metadataDocument =
+  <Response extends v.GenericSchema>(description: string, response: Response) =>
+  (path: string, operationId: string, summary: string) =>
+    defineRoute({ ...PUBLIC, operationId, method: 'GET', path, summary, description, dynamodb: [], status: 200, request: {}, response, errors: [] });
+
+const protectedResource = metadataDocument(
+  prose`
+    The MCP server’s protected resource metadata (RFC 9728): its \`resource\` (\`<base>/mcp\`, the audience of its
+    tokens), its authorization server (this API), and the scopes it takes. The same document at the root path and at
+    the MCP server’s own, as clients probe both. A 401 from \`/mcp\` names it in \`WWW-Authenticate: Bearer
+    resource_metadata="…", scope="read"\`.
+  `,
+  ProtectedResourceMetadata,
+);
 
 export const getProtectedResourceMetadata = protectedResource(OAUTH_PATHS.protectedResource, 'getProtectedResourceMetadata', 'The MCP server’s OAuth protected resource metadata (RFC 9728)');
 export const getMcpProtectedResourceMetadata = protectedResource(OAUTH_PATHS.protectedResourceOfMcp, 'getMcpProtectedResourceMetadata', 'The MCP server’s OAuth protected resource metadata, at its own path (RFC 9728)');
 
-const authorizationServer = (path: string, operationId: string, summary: string) =>
-  defineRoute({
-    ...PUBLIC,
-    operationId,
-    method: 'GET',
-    path,
-    summary,
-    description: prose`
-      The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: the
-      authorization code grant with PKCE S256 only, public clients (\`token_endpoint_auth_methods_supported:
-      ["none"]\`), dynamic registration at \`registration_endpoint\`, client ID metadata documents
-      (\`client_id_metadata_document_supported\`), and \`iss\` in every authorization response (RFC 9207). No OpenID
-      Connect: no ID tokens.
-    `,
-    dynamodb: [],
-    status: 200,
-    request: {},
-    response: AuthorizationServerMetadata,
-    errors: [],
-  });
+const authorizationServer = metadataDocument(
+  prose`
+    The authorization server’s metadata (RFC 8414), also at OpenID’s discovery path, which clients probe too: the
+    authorization code grant with PKCE S256 only, public clients (\`token_endpoint_auth_methods_supported:
+    ["none"]\`), dynamic registration at \`registration_endpoint\`, client ID metadata documents
+    (\`client_id_metadata_document_supported\`), and \`iss\` in every authorization response (RFC 9207). No OpenID
+    Connect: no ID tokens.
+  `,
+  AuthorizationServerMetadata,
+);
 
 export const getAuthorizationServerMetadata = authorizationServer(OAUTH_PATHS.authorizationServer, 'getAuthorizationServerMetadata', 'The OAuth authorization server’s metadata (RFC 8414)');
 export const getOpenIdConfiguration = authorizationServer(OAUTH_PATHS.openIdConfiguration, 'getOpenIdConfiguration', 'The OAuth authorization server’s metadata, at OpenID’s discovery path');

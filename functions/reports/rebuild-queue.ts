@@ -8,9 +8,6 @@ export interface ReportRebuildJob {
   rebuildId: string;
 }
 
-/** The queues' names: the events stack makes them, and the route that sends to the first names it the same way. */
-const rebuildQueueNames = (tableName: string) => ({ queue: `${tableName}-report-rebuilds`, deadLetters: `${tableName}-report-rebuild-dead-letters` });
-
 /** The worker's time: a recount reads every record of the organization and rewrites what differs, minutes for a large one. */
 export const REBUILD_WORKER_TIMEOUT_SECONDS = 900;
 
@@ -22,9 +19,7 @@ export const REBUILD_WORKER_TIMEOUT_SECONDS = 900;
  */
 export const reportRebuilds = queueChannel({
   name: 'report-rebuilds',
-  ids: { queue: 'ReportRebuilds', one: 'ReportRebuild' },
-  names: rebuildQueueNames,
-  variables: 'REPORT_REBUILD',
+  one: 'report-rebuild',
   retentionDays: 1,
   batch: { size: 1, functionTimeoutSeconds: REBUILD_WORKER_TIMEOUT_SECONDS },
   deadLetters: { retentionDays: 14, maxReceiveCount: 3, meaning: 'Report recounts an owner started could not be run or marked three times: they stay QUEUED or running until their lease lapses.' },
@@ -32,11 +27,8 @@ export const reportRebuilds = queueChannel({
   local: { install: 'rebuild-start#setReportRebuildQueue', what: 'report recount', logged: (job: ReportRebuildJob) => ({ organizationId: job.organizationId, rebuildId: job.rebuildId }), followsClock: true },
 });
 
-/** The variable that carries the queue's URL to the route that sends to it. */
-export const REBUILD_QUEUE_URL = reportRebuilds.environment.queueUrl;
-
 /** Queuing recounts: the queue's URL, and SendMessage to it. */
-export const reportRebuildQueueSender = queueSender({ name: 'reportRebuildQueueSender', queueName: reportRebuilds.queueName, urlVariable: REBUILD_QUEUE_URL, reachesOutside: false });
+export const reportRebuildQueueSender = queueSender({ name: 'reportRebuildQueueSender', to: reportRebuilds, reachesOutside: false });
 
 /**
  * The worker: each recount through `runReportRebuild` (./rebuild-jobs.ts), which reads the organization's records and

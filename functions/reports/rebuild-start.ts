@@ -1,24 +1,20 @@
 import { clock } from '#shared/clock';
 import { config } from '#shared/config';
-import { ApiError, ServiceUnavailableError } from '#shared/errors';
+import { ApiError } from '#shared/errors';
 import { newId } from '#shared/ids';
-import { logger } from '#shared/observability';
 import { queueSeam } from '#shared/aws/queue-seam';
 import { transact, type TransactWrite } from '#shared/store/transact';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { REPORT_ENTITIES, reportKeys } from './entity';
 import { activeRebuildId, finish, iso, REBUILD_LEASE_MS, toItem } from './rebuild-jobs';
-import { REBUILD_QUEUE_URL, type ReportRebuildJob } from './rebuild-queue';
+import { reportRebuilds, type ReportRebuildJob } from './rebuild-queue';
 import type { ReportRebuild } from './rebuild-schema';
 
-const seam = queueSeam<ReportRebuildJob>(REBUILD_QUEUE_URL, 'report recount');
+const seam = queueSeam<ReportRebuildJob>(reportRebuilds.environment.queueUrl, 'report recount');
 
 /** Where recounts wait for the worker: the SQS queue deployed, the in-process queue `npm start` installs. */
 export const reportRebuildQueue = seam.queue;
 export const setReportRebuildQueue = seam.set;
-
-/** When to ask again after the queue refused a recount. */
-const QUEUE_RETRY_AFTER_SECONDS = 5;
 
 const rebuildRunning = (rebuildId: string | undefined) =>
   new ApiError(409, `A recount of the reports is under way${rebuildId ? ` (${rebuildId})` : ''}: wait for it to end, then start another if you still need one.`, 'REBUILD_RUNNING');
@@ -46,14 +42,8 @@ export async function startReportRebuild(organizationId: string): Promise<Report
     if (error instanceof ApiError && error.code === 'REBUILD_RUNNING') throw rebuildRunning(await activeRebuildId(organizationId));
     throw error;
   });
-  try {
-    await reportRebuildQueue().send([{ organizationId, rebuildId: rebuild.id }]);
-  } catch (error) {
-    logger.error('report recount could not be queued', { error, organizationId, rebuildId: rebuild.id });
-    await finish(organizationId, rebuild.id, { status: 'FAILED', failure: 'It could not be queued.' });
-    // Nothing runs: the recount is FAILED and the place free, so asking again is safe.
-    throw new ServiceUnavailableError('The recount could not be queued; nothing was started. Retry after the Retry-After seconds.', QUEUE_RETRY_AFTER_SECONDS);
-  }
+  // Marked FAILED, the recount frees the organization's place too.
+  await seam.sendOrFail({ organizationId, rebuildId: rebuild.id }, { named: 'recount', markFailed: () => finish(organizationId, rebuild.id, { status: 'FAILED', failure: 'It could not be queued.' }) });
   return rebuild;
 }
 

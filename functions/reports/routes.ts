@@ -3,6 +3,7 @@ import { defineRoute, type RouteDefinition } from '#shared/routes/route';
 import { EARLIEST_REPORT_DATE, MAX_RANGE_DAYS } from './range';
 import { ReportFunnelResponse, ReportRangeQuery, ReportSummaryResponse, ReportTimeseriesQuery, ReportTimeseriesResponse } from './schema';
 import { prose } from '#shared/prose';
+import { notQueued } from '#shared/schema';
 import { RebuildIdPath, ReportRebuildResponse } from './rebuild-schema';
 import { reportRebuildQueueSender } from './rebuild-queue';
 
@@ -77,7 +78,7 @@ export const startReportRebuild = defineRoute({
   errors: [409],
   responses: {
     409: { description: 'REBUILD_RUNNING: a recount is under way; its id is in the message.' },
-    503: { description: 'SERVICE_UNAVAILABLE: the recount could not be queued; nothing was started (its record reads FAILED). Retry after Retry-After.' },
+    503: notQueued('recount'),
   },
 });
 

@@ -4,27 +4,16 @@ import * as v from 'valibot';
  * The trade categories services and products belong to. A built-in catalog rather than a table:
  * it is the same for every organization and changes only with a release (docs/trade-categories.md).
  */
-// One row per category: the rows are data and alike by design.
-export const TRADE_CATEGORIES = [
-  { id: 1, name: 'Plumbing', type: 'SERVICE' },
-  { id: 2, name: 'Electrical', type: 'SERVICE' },
-  { id: 3, name: 'Heating & cooling', type: 'SERVICE' },
-  { id: 4, name: 'Carpentry', type: 'SERVICE' },
-  { id: 5, name: 'Roofing', type: 'SERVICE' },
-  { id: 6, name: 'Painting', type: 'SERVICE' },
-  { id: 7, name: 'Landscaping', type: 'SERVICE' },
-  { id: 8, name: 'Cleaning', type: 'SERVICE' },
-  { id: 9, name: 'Pest control', type: 'SERVICE' },
-  { id: 10, name: 'Locksmith', type: 'SERVICE' },
-  { id: 11, name: 'Building', type: 'SERVICE' },
-  { id: 12, name: 'General handyman', type: 'SERVICE' },
-] as const satisfies readonly TradeCategory[];
-
 export interface TradeCategory {
   id: number;
   name: string;
   type: 'SERVICE';
 }
+
+// Numbered from 1 in this order: a category's id never changes, so a new one goes last.
+export const TRADE_CATEGORIES: readonly TradeCategory[] = ['Plumbing', 'Electrical', 'Heating & cooling', 'Carpentry', 'Roofing', 'Painting', 'Landscaping', 'Cleaning', 'Pest control', 'Locksmith', 'Building', 'General handyman'].map(
+  (name, at) => ({ id: at + 1, name, type: 'SERVICE' }),
+);
 
 const byId = new Map<number, TradeCategory>(TRADE_CATEGORIES.map((category) => [category.id, category]));
 

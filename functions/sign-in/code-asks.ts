@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '#shared/clock';
 import { queueSeam } from '#shared/aws/queue-seam';
-import { QUEUE_URL, type SignInCodeJob } from './code-queue';
+import { signInCodes, type SignInCodeJob } from './code-queue';
 
-const seam = queueSeam<SignInCodeJob>(QUEUE_URL, 'sign-in code');
+const seam = queueSeam<SignInCodeJob>(signInCodes.environment.queueUrl, 'sign-in code');
 
 /** Where the asks wait: an SQS queue deployed, an in-process queue under `npm start` and the tests. */
 export const signInCodeQueue = seam.queue;

@@ -15,9 +15,6 @@ export interface SignInCodeJob {
   requestedAt: string;
 }
 
-/** The queues' names: the events stack makes them, and the route that sends to the first names it the same way. */
-const codeQueueNames = (tableName: string) => ({ queue: `${tableName}-sign-in-codes`, deadLetters: `${tableName}-sign-in-code-dead-letters` });
-
 /**
  * The queue of the asks, with its dead letters. A message is taken in seconds; one that failed five receives (the
  * table or the SMS provider down) is dead-lettered, which pages: the person asked again long since, so it is never
@@ -25,9 +22,7 @@ const codeQueueNames = (tableName: string) => ({ queue: `${tableName}-sign-in-co
  */
 export const signInCodes = queueChannel({
   name: 'sign-in-codes',
-  ids: { queue: 'SignInCodes', one: 'SignInCode' },
-  names: codeQueueNames,
-  variables: 'SIGN_IN_CODE',
+  one: 'sign-in-code',
   retentionDays: 1,
   batch: { size: 5, functionTimeoutSeconds: 10 },
   // Kept longer than the queue keeps an ask: a dead letter keeps its first enqueue time, so at the queue's retention it would expire unread.
@@ -36,11 +31,8 @@ export const signInCodes = queueChannel({
   local: { install: 'code-asks#setSignInCodeQueue', what: 'sign-in code', logged: () => ({}), followsClock: true },
 });
 
-/** The variable that carries the queue's URL to the route that sends to it. */
-export const QUEUE_URL = signInCodes.environment.queueUrl;
-
 /** Sending asks to the queue: its URL, and SendMessage to it. */
-export const signInCodeQueueSender = queueSender({ name: 'signInCodeQueueSender', queueName: signInCodes.queueName, urlVariable: QUEUE_URL, reachesOutside: true });
+export const signInCodeQueueSender = queueSender({ name: 'signInCodeQueueSender', to: signInCodes, reachesOutside: true });
 
 /**
  * The worker: each ask through `sendAskedCode` (./codes.ts), which reads the phone's memberships (gsi1) and their

@@ -25,7 +25,7 @@ export const DELIVERY_BATCH = (() => {
  */
 export const deliveries = queueChannel({
   name: 'deliveries',
-  ids: { queue: 'Deliveries', one: 'Delivery' },
+  one: 'delivery',
   names: deliveryQueueNames,
   variables: 'WEBHOOK',
   retentionDays: 7,

@@ -1,3 +1,9 @@
+import { ServiceUnavailableError } from '../errors';
+import { logger } from '../observability';
+
+/** When to ask again after a queue refused a job. */
+const QUEUE_RETRY_AFTER_SECONDS = 5;
+
 /** Where a function's jobs wait: an SQS queue deployed, the in-process queue `npm start` and the tests put in its place. */
 export interface JobQueue<J> {
   send(jobs: J[]): Promise<void>;
@@ -28,6 +34,19 @@ export function queueSeam<J>(urlVariable: string, what: string) {
     set<Q extends JobQueue<J>>(queue: Q): Q {
       current = queue;
       return queue;
+    },
+    /**
+     * A job an owner started, its record already put: its message sent, or, when the queue refuses it, its record
+     * marked FAILED (`markFailed`) and a 503. Nothing runs, so asking again is safe.
+     */
+    async sendOrFail(job: J & Record<string, unknown>, { markFailed, named }: { markFailed: () => Promise<unknown>; named: string }): Promise<void> {
+      try {
+        await this.queue().send([job]);
+      } catch (error) {
+        logger.error(`${what} could not be queued`, { error, ...job });
+        await markFailed();
+        throw new ServiceUnavailableError(`The ${named} could not be queued; nothing was started. Retry after the Retry-After seconds.`, QUEUE_RETRY_AFTER_SECONDS);
+      }
     },
   };
 }

@@ -1,12 +1,13 @@
 import type { Capability } from './route';
 
 /**
- * Sending to one of the events stack's queues by its name (`queueName` of the table's), reaching outside the API when
+ * Sending to one of the events stack's queues by its name (`to.queueName` of the table's), reaching outside the API when
  * its worker does (`reachesOutside`: a text to a person; an MCP tool's open-world hint): the queue's URL in
- * `urlVariable`, and SendMessage to it alone (SSE-SQS, so no key to grant). The queue is made by the events stack,
+ * `to.environment.queueUrl`, and SendMessage to it alone (SSE-SQS, so no key to grant). The queue is made by the events stack,
  * which the API stack deploys after, so the name is known with no cross-stack reference.
  */
-export function queueSender({ name, queueName, urlVariable, reachesOutside }: { name: string; queueName: (tableName: string) => string; urlVariable: string; reachesOutside: boolean }): Capability {
+export function queueSender({ name, to, reachesOutside }: { name: string; to: { queueName: (tableName: string) => string; environment: { queueUrl: string } }; reachesOutside: boolean }): Capability {
+  const { queueName, environment: { queueUrl: urlVariable } } = to;
   return {
     name,
     reachesOutside,

@@ -1,4 +1,4 @@
-import type { Capability } from '#shared/routes/route';
+import { queueSender } from '#shared/routes/queue-sender';
 
 /**
  * The engine's names, from the table's: the events stack makes the queues and the schedule group, and the functions
@@ -17,10 +17,9 @@ export const automationQueueNames = (tableName: string) => ({
  * to it (SSE-SQS, so no key to grant). Only the runner makes and deletes schedules: a cancelled run's is deleted by
  * the `cleanup` message its cancel queues.
  */
-export const automationStepSender: Capability = {
+export const automationStepSender = queueSender({
   name: 'automationStepSender',
+  to: { queueName: (tableName) => automationQueueNames(tableName).queue, environment: { queueUrl: 'AUTOMATION_QUEUE_URL' } },
   // Queuing a step reaches no one by itself: what a run sends, the runner sends, as its automation's steps say.
   reachesOutside: false,
-  environment: ({ tableName, region, account, urlSuffix }) => ({ AUTOMATION_QUEUE_URL: `https://sqs.${region}.${urlSuffix}/${account}/${automationQueueNames(tableName).queue}` }),
-  statements: ({ partition, region, account, tableName }) => [{ actions: ['sqs:SendMessage'], resources: [`arn:${partition}:sqs:${region}:${account}:${automationQueueNames(tableName).queue}`] }],
-};
+});

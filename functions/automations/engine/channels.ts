@@ -23,8 +23,7 @@ export const STEP_BATCH = { size: 5, functionTimeoutSeconds: 60 } as const;
  */
 export const automationSteps = queueChannel({
   name: 'automation-steps',
-  ids: { queue: 'AutomationSteps', one: 'AutomationStep' },
-  names: automationQueueNames,
+  one: 'automation-step',
   variables: 'AUTOMATION',
   retentionDays: 7,
   batch: STEP_BATCH,

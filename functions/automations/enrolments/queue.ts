@@ -20,9 +20,7 @@ export const ENROLMENT_WORKER_TIMEOUT_SECONDS = 900;
  */
 export const automationEnrolments = queueChannel({
   name: 'automation-enrolments',
-  ids: { queue: 'AutomationEnrolments', one: 'AutomationEnrolment' },
-  names: (tableName) => ({ queue: `${tableName}-automation-enrolments`, deadLetters: `${tableName}-automation-enrolment-dead-letters` }),
-  variables: 'AUTOMATION_ENROLMENT',
+  one: 'automation-enrolment',
   retentionDays: 1,
   batch: { size: 1, functionTimeoutSeconds: ENROLMENT_WORKER_TIMEOUT_SECONDS },
   deadLetters: { retentionDays: 14, maxReceiveCount: 3, meaning: 'Bulk enrolments an owner started could not be run or marked three times: they stay QUEUED or RUNNING.' },
@@ -31,7 +29,7 @@ export const automationEnrolments = queueChannel({
 });
 
 /** Queuing bulk enrolments: the queue's URL, and SendMessage to it. */
-export const enrolmentQueueSender = queueSender({ name: 'enrolmentQueueSender', queueName: automationEnrolments.queueName, urlVariable: automationEnrolments.environment.queueUrl, reachesOutside: false });
+export const enrolmentQueueSender = queueSender({ name: 'enrolmentQueueSender', to: automationEnrolments, reachesOutside: false });
 
 /**
  * The worker: each enrolment through `runEnrolment` (./jobs.ts), which pages through the status's leads, starts a run

@@ -1,6 +1,7 @@
 import type { RouteDefinition } from '#shared/routes/route';
 import { defineRoute } from '#shared/routes/route';
 import { prose } from '#shared/prose';
+import { notQueued } from '#shared/schema';
 import { AutomationIdPath } from '../runs/schema';
 import { enrolmentQueueSender } from './queue';
 import { EnrolmentPath, EnrolmentResponse, StartEnrolmentBody } from './schema';
@@ -30,7 +31,7 @@ export const startAutomationEnrolment = defineRoute({
   errors: [404, 409],
   responses: {
     409: { description: 'AUTOMATION_DISABLED: the automation is off. NOT_ENROLLABLE: its runs start only from their events, or each needs its appointment.' },
-    503: { description: 'SERVICE_UNAVAILABLE: the enrolment could not be queued; nothing was started (its record reads FAILED). Retry after Retry-After.' },
+    503: notQueued('enrolment'),
   },
 });
 

@@ -1,11 +1,9 @@
 import * as v from 'valibot';
-import { PrefixedId, Timestamp } from '#shared/schema';
+import { JobCount, jobFailure, jobProgress, jobTimes, PrefixedId } from '#shared/schema';
 import { LeadStatus } from '../../leads/attributes';
 
 /** Where a bulk enrolment is: waiting for the worker, enrolling the leads, then done or failed. */
 export const ENROLMENT_STATUSES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
-
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** Every lead in one status, enrolled in an automation by the API in the background, with its progress to poll. */
 export const Enrolment = v.object({
@@ -13,15 +11,10 @@ export const Enrolment = v.object({
   automationId: v.string(),
   leadStatus: v.pipe(LeadStatus, v.description('The leads enrolled: those in this status as the enrolment reaches them.')),
   status: v.pipe(v.picklist(ENROLMENT_STATUSES), v.description('QUEUED, then RUNNING, then SUCCEEDED or FAILED.')),
-  progress: v.pipe(
-    v.object({ done: count, total: v.nullable(count) }),
-    v.description('Leads gone through of those in the status: `total` is null until the worker has counted them.'),
-  ),
-  enrolled: v.pipe(count, v.description('Runs started: each lead gone through is enrolled, unless it was deleted meanwhile.')),
-  failure: v.pipe(v.nullable(v.string()), v.description('Why it FAILED; null otherwise. The runs it started stay: start another for the rest.')),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  finishedAt: v.pipe(v.nullable(Timestamp), v.description('When it SUCCEEDED or FAILED; null before.')),
+  progress: jobProgress('Leads gone through of those in the status: `total` is null until the worker has counted them.'),
+  enrolled: v.pipe(JobCount, v.description('Runs started: each lead gone through is enrolled, unless it was deleted meanwhile.')),
+  failure: jobFailure('The runs it started stay: start another for the rest.'),
+  ...jobTimes,
 });
 export type Enrolment = v.InferOutput<typeof Enrolment>;
 

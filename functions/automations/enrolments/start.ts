@@ -1,8 +1,7 @@
 import { clock } from '#shared/clock';
 import { config } from '#shared/config';
-import { ApiError, ServiceUnavailableError } from '#shared/errors';
+import { ApiError } from '#shared/errors';
 import { newId } from '#shared/ids';
-import { logger } from '#shared/observability';
 import { queueSeam } from '#shared/aws/queue-seam';
 import { writeAlone } from '#shared/store/transact';
 import { enrollableDefinition, needsAppointment } from '../runs/start';
@@ -16,9 +15,6 @@ const seam = queueSeam<EnrolmentJob>(automationEnrolments.environment.queueUrl, 
 export const enrolmentQueue = seam.queue;
 export const setEnrolmentQueue = seam.set;
 
-/** When to ask again after the queue refused an enrolment. */
-const QUEUE_RETRY_AFTER_SECONDS = 5;
-
 /**
  * A new bulk enrolment, QUEUED: the automation checked as a hand enrolment checks it (an appointment's trigger needs
  * each lead's appointment, so it takes none in bulk), its record put, then its message. A message that cannot be
@@ -30,12 +26,6 @@ export async function startEnrolment(organizationId: string, automationId: strin
   const atMs = clock.now();
   const enrolment: Enrolment = { id: newId('enrolment', new Date(atMs)), automationId, leadStatus, status: 'QUEUED', progress: { done: 0, total: null }, enrolled: 0, failure: null, createdAt: iso(atMs), updatedAt: iso(atMs), finishedAt: null };
   await writeAlone({ item: { Put: { TableName: config.tableName, Item: toEnrolmentItem(organizationId, enrolment), ConditionExpression: 'attribute_not_exists(pk)' } } });
-  try {
-    await enrolmentQueue().send([{ organizationId, enrolmentId: enrolment.id }]);
-  } catch (error) {
-    logger.error('bulk enrolment could not be queued', { error, organizationId, enrolmentId: enrolment.id });
-    await finishEnrolment(organizationId, enrolment.id, { status: 'FAILED', failure: 'It could not be queued.' });
-    throw new ServiceUnavailableError('The enrolment could not be queued; nothing was started. Retry after the Retry-After seconds.', QUEUE_RETRY_AFTER_SECONDS);
-  }
+  await seam.sendOrFail({ organizationId, enrolmentId: enrolment.id }, { named: 'enrolment', markFailed: () => finishEnrolment(organizationId, enrolment.id, { status: 'FAILED', failure: 'It could not be queued.' }) });
   return enrolment;
 }
