@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
-import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { ApiError } from '#shared/errors';
 import { newId } from '#shared/ids';
 import { logger } from '#shared/observability';
 import { TTL_ATTRIBUTE } from '#shared/table';
+import { readItem } from '#shared/store/read-item';
+import { conditionNotHeld, deleteIfStill, writeAlone, writeAloneWhereHolds } from '#shared/store/transact';
+import { setFields } from '#shared/store/update-fields';
 import { hashToken, sameSecret } from '#shared/auth/tokens';
 import { smsSender } from '../sms/sender';
 import { signInKeys } from './entity';
@@ -40,22 +41,17 @@ export async function sendAskedCode({ askId, phone, requestedAt }: SignInCodeJob
   const key = signInKeys.signInCode(phoneHashOf(phone));
   const codeHash = codeHashOf(phone, code);
   // An ask handed again after its text went (a batch retried whole) recognises itself: its code stands, no second text.
-  const made = await dynamo
-    .send(
-      new PutCommand({
+  const made = await writeAloneWhereHolds({
+    item: {
+      Put: {
         TableName: config.tableName,
         Item: { ...key, entity: 'SIGN_IN_CODE', codeHash, attempts: 0, askId, expiresAt: new Date(atMs + CODE_LIFETIME_SECONDS * 1000).toISOString(), [TTL_ATTRIBUTE]: Math.ceil(atMs / 1000) + CODE_LIFETIME_SECONDS },
         ConditionExpression: 'attribute_not_exists(textedAt) OR askId <> :askId',
         ExpressionAttributeValues: { ':askId': askId },
-      }),
-    )
-    .then(
-      () => true,
-      (error: unknown) => {
-        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-        throw error;
       },
-    );
+    },
+    onConditionFailed: conditionNotHeld,
+  });
   if (!made) return;
   // From the number the member's organization texts from, if it has one: the text comes from the business they know.
   await smsSender().send({
@@ -71,11 +67,7 @@ export async function sendAskedCode({ askId, phone, requestedAt }: SignInCodeJob
     createdAt: new Date(atMs).toISOString(),
   });
   // Marked texted, unless a newer ask replaced the code meanwhile (its own mark is its own).
-  await dynamo
-    .send(new UpdateCommand({ TableName: config.tableName, Key: key, UpdateExpression: 'SET textedAt = :at', ConditionExpression: 'codeHash = :hash', ExpressionAttributeValues: { ':at': new Date(atMs).toISOString(), ':hash': codeHash } }))
-    .catch((error: unknown) => {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    });
+  await writeAloneWhereHolds(setFields(key, { textedAt: new Date(atMs).toISOString() }, { condition: stillTheCode(codeHash), onConditionFailed: conditionNotHeld }));
   logger.info('sign-in code sent', { organizationId: first.organization.id, memberId: first.member.id });
 }
 
@@ -90,7 +82,7 @@ export function chooseOrganization(memberships: readonly Membership[]): ApiError
  */
 export async function useSignInCode(phone: string, code: string, organizationId: string | undefined): Promise<Membership> {
   const key = signInKeys.signInCode(phoneHashOf(phone));
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: true }));
+  const Item = await readItem(key);
   if (!Item || String(Item.expiresAt) <= new Date(clock.now()).toISOString()) throw invalidCode();
   if (!sameSecret(codeHashOf(phone, code), String(Item.codeHash))) {
     await countWrongCode(key, String(Item.codeHash));
@@ -100,30 +92,26 @@ export async function useSignInCode(phone: string, code: string, organizationId:
   const chosen = organizationId === undefined ? (memberships.length === 1 ? memberships[0] : undefined) : memberships.find(({ organization }) => organization.id === organizationId);
   if (!chosen && organizationId === undefined && memberships.length > 1) throw chooseOrganization(memberships);
   if (!chosen) throw invalidCode();
-  await dynamo
-    .send(new DeleteCommand({ TableName: config.tableName, Key: key, ConditionExpression: 'codeHash = :hash', ExpressionAttributeValues: { ':hash': Item.codeHash } }))
-    .catch((error: unknown) => {
-      throw (error as Error).name === 'ConditionalCheckFailedException' ? invalidCode() : error;
-    });
+  await writeAlone(deleteIfStill(key, ['codeHash', Item.codeHash], invalidCode));
   return chosen;
 }
 
+/** The condition that the code item is still the code of this hash (a newer code replaced it otherwise). */
+const stillTheCode = (codeHash: string) => ({ expression: 'codeHash = :hash', values: { ':hash': codeHash } });
+
 /** One more wrong attempt at the code read; at its last, the code goes (still the code read: a new one is left alone). */
 async function countWrongCode(key: { pk: string; sk: string }, codeHash: string): Promise<void> {
-  await dynamo
-    .send(
-      new UpdateCommand({
+  const counted = await writeAloneWhereHolds({
+    item: {
+      Update: {
         TableName: config.tableName,
         Key: key,
         UpdateExpression: 'ADD attempts :one',
         ConditionExpression: 'codeHash = :hash AND attempts < :lastAllowed',
         ExpressionAttributeValues: { ':one': 1, ':hash': codeHash, ':lastAllowed': SIGN_IN_CODE.attempts - 1 },
-      }),
-    )
-    .catch(async (error: unknown) => {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: key, ConditionExpression: 'codeHash = :hash', ExpressionAttributeValues: { ':hash': codeHash } })).catch((failed: unknown) => {
-        if ((failed as Error).name !== 'ConditionalCheckFailedException') throw failed;
-      });
-    });
+      },
+    },
+    onConditionFailed: conditionNotHeld,
+  });
+  if (!counted) await writeAloneWhereHolds(deleteIfStill(key, ['codeHash', codeHash], conditionNotHeld));
 }

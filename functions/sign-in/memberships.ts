@@ -1,7 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#shared/config';
-import { dynamo } from '#shared/dynamo';
 import { queryAll } from '#shared/store/query-page';
+import { readItem } from '#shared/store/read-item';
 import { fromMemberItem, memberKeys } from '../organization/member-entity';
 import { organizationKeys } from '../organization/entity';
 import type { Member } from '../organization/member-schema';
@@ -23,9 +21,8 @@ export async function membershipsOf(phone: string): Promise<Membership[]> {
   if (entries.length === 0) return [];
   const organizationIds = [...new Set(entries.map(({ pk }) => organizationIdOf(String(pk))))];
   // A phone is a member of a few organizations at most: each member and organization read at once.
-  const keys = [...entries.map(({ pk, sk }) => ({ pk, sk })), ...organizationIds.map((id) => organizationKeys.organization(id))];
-  const read = await Promise.all(keys.map((Key) => dynamo.send(new GetCommand({ TableName: config.tableName, Key, ConsistentRead: true }))));
-  const items = read.flatMap(({ Item }) => (Item ? [Item] : []));
+  const keys = [...entries.map(({ pk, sk }) => ({ pk: String(pk), sk: String(sk) })), ...organizationIds.map((id) => organizationKeys.organization(id))];
+  const items = (await Promise.all(keys.map(readItem))).filter((item) => item !== undefined);
   const organizations = new Map(items.filter((item) => item.sk === 'ORGANIZATION').map((item) => [organizationIdOf(String(item.pk)), item]));
   return items
     .filter((item) => item.entity === 'MEMBER')

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
-import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { ApiError, NotFoundError } from '#shared/errors';
 import { logger } from '#shared/observability';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { itemAtGsi1, queryAll } from '#shared/store/query-page';
-import { deleteItem, insertIfAbsent, transact } from '#shared/store/transact';
+import { conditionNotHeld, deleteItem, insertIfAbsent, transact, writeAlone, writeAloneAnsweringOld } from '#shared/store/transact';
+import { readItem } from '#shared/store/read-item';
+import { setFields } from '#shared/store/update-fields';
 import { getMember } from '../organization/member-store';
 import type { Member } from '../organization/member-schema';
 import { signInKeys, CREDENTIAL_CLAIM_ENTITY, PASSKEY_ENTITY } from './entity';
@@ -118,22 +118,17 @@ export async function enrolmentOptions(organizationId: string, member: Member, r
     timeout: CHALLENGE_MS,
   });
   const atMs = clock.now();
-  await dynamo.send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: { ...signInKeys.enrolment(organizationId, member.id), entity: 'PASSKEY_ENROLMENT', challenge: options.challenge, expiresAt: new Date(atMs + CHALLENGE_MS).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((atMs + CHALLENGE_MS) / 1000) },
-    }),
-  );
+  await writeAlone({ item: { Put: { TableName: config.tableName, Item: { ...signInKeys.enrolment(organizationId, member.id), entity: 'PASSKEY_ENROLMENT', ...challengeKept(options.challenge, atMs) } } } });
   return options;
 }
+
+/** A challenge as it is kept until the browser answers it, and gone by its TTL after. */
+const challengeKept = (challenge: string, atMs: number) => ({ challenge, expiresAt: new Date(atMs + CHALLENGE_MS).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((atMs + CHALLENGE_MS) / 1000) });
 
 /** Takes the item of a challenge, once: deleted on condition it is still there, so a replayed response finds none. */
 async function takeChallenge(key: { pk: string; sk: string }): Promise<string | undefined> {
   // Without the condition, two deletes at once may both be answered the item (DynamoDB Local does so): both would take it.
-  const { Attributes } = await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: key, ConditionExpression: 'attribute_exists(pk)', ReturnValues: 'ALL_OLD' })).catch((error: unknown) => {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return { Attributes: undefined };
-    throw error;
-  });
+  const Attributes = await writeAloneAnsweringOld(deleteItem(key, conditionNotHeld));
   if (!Attributes || String(Attributes.expiresAt) <= new Date(clock.now()).toISOString()) return undefined;
   return String(Attributes.challenge);
 }
@@ -173,12 +168,7 @@ export async function signInOptions(rp: RelyingParty) {
   const { generateAuthenticationOptions } = await loadWebAuthn();
   const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'required', timeout: CHALLENGE_MS });
   const atMs = clock.now();
-  await dynamo.send(
-    new PutCommand({
-      TableName: config.tableName,
-      Item: { ...signInKeys.signInChallenge(options.challenge), entity: 'SIGN_IN_CHALLENGE', challenge: options.challenge, expiresAt: new Date(atMs + CHALLENGE_MS).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((atMs + CHALLENGE_MS) / 1000) },
-    }),
-  );
+  await writeAlone({ item: { Put: { TableName: config.tableName, Item: { ...signInKeys.signInChallenge(options.challenge), entity: 'SIGN_IN_CHALLENGE', ...challengeKept(options.challenge, atMs) } } } });
   return options;
 }
 
@@ -226,22 +216,12 @@ export async function useSignInPasskey(credential: AuthenticationResponseJSON, r
 async function passkeyAt(entry: Record<string, unknown>, credentialId: string): Promise<StoredPasskey | undefined> {
   const holder = holderOf(entry);
   if (!holder || holder.credentialId !== credentialId) return undefined;
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: signInKeys.passkey(holder.organizationId, holder.memberId, credentialId), ConsistentRead: true }));
+  const Item = await readItem(signInKeys.passkey(holder.organizationId, holder.memberId, credentialId));
   return Item && fromItem(Item);
 }
 
 /** The passkey's counter and last use; bookkeeping that never refuses a sign-in that verified. */
 async function recordUse(passkey: StoredPasskey, counter: number): Promise<void> {
-  await dynamo
-    .send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: signInKeys.passkey(passkey.organizationId, passkey.memberId, passkey.id),
-        UpdateExpression: 'SET #counter = :counter, lastUsedAt = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#counter': 'counter' },
-        ExpressionAttributeValues: { ':counter': counter, ':now': new Date(clock.now()).toISOString() },
-      }),
-    )
+  await writeAlone(setFields(signInKeys.passkey(passkey.organizationId, passkey.memberId, passkey.id), { counter, lastUsedAt: new Date(clock.now()).toISOString() }, { onConditionFailed: conditionNotHeld }))
     .catch((error: unknown) => logger.warn('could not record a passkey’s use', { error: error as Error }));
 }

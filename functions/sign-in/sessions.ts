@@ -1,9 +1,8 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#shared/config';
-import { dynamo } from '#shared/dynamo';
 import { clock } from '#shared/clock';
 import { TTL_ATTRIBUTE } from '#shared/table';
-import { insertIfAbsent, writeAlone } from '#shared/store/transact';
+import { conditionNotHeld, insertIfAbsent, writeAlone, writeAloneAnsweringOld, writeAloneWhereHolds } from '#shared/store/transact';
+import { readItem } from '#shared/store/read-item';
+import { setFields } from '#shared/store/update-fields';
 import { signInKeys, SESSION_ENTITY } from './entity';
 import { deleteMemberSessions } from '../organization/member-credentials';
 import { newSessionToken, parseSessionToken, sessionTokenHash } from './session-token';
@@ -69,7 +68,7 @@ const fromItem = (item: Record<string, unknown>): MemberSessionRecord => ({
 export async function findActiveSession(token: string, atMs = clock.now()): Promise<MemberSessionRecord | undefined> {
   const parts = parseSessionToken(token);
   if (!parts) return undefined;
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: signInKeys.session(parts.organizationId, parts.memberId, sessionTokenHash(token)), ConsistentRead: true }));
+  const Item = await readItem(signInKeys.session(parts.organizationId, parts.memberId, sessionTokenHash(token)));
   const session = Item && fromItem(Item);
   return session && sessionEndsAt(session) > iso(atMs) ? session : undefined;
 }
@@ -82,39 +81,18 @@ export async function touchSession(session: MemberSessionRecord, atMs = clock.no
   // Not stale until past the minute, as the write's condition has it: at the minute exactly, the write would do nothing,
   // and the end answered must be the end stored.
   if (atMs - new Date(session.lastSeenAt).getTime() <= SESSION_LIFETIME.touchPrecisionSeconds * 1000) return sessionEndsAt(session);
-  await dynamo
-    .send(
-      new UpdateCommand({
-        TableName: config.tableName,
-        Key: signInKeys.session(session.organizationId, session.memberId, session.tokenHash),
-        UpdateExpression: 'SET lastSeenAt = :now, idleEndsAt = :idleEnd',
-        // Signed out meanwhile: nothing to move (and no item made by the update).
-        ConditionExpression: 'attribute_exists(pk) AND lastSeenAt < :staleBefore',
-        ExpressionAttributeValues: { ':now': iso(atMs), ':idleEnd': iso(atMs + IDLE_MS), ':staleBefore': iso(atMs - SESSION_LIFETIME.touchPrecisionSeconds * 1000) },
-      }),
-    )
-    .catch((error: unknown) => {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    });
+  const key = signInKeys.session(session.organizationId, session.memberId, session.tokenHash);
+  // Signed out meanwhile (setFields holds the item to exist): nothing to move, and no item made by the update.
+  const staleBefore = { expression: 'lastSeenAt < :staleBefore', values: { ':staleBefore': iso(atMs - SESSION_LIFETIME.touchPrecisionSeconds * 1000) } };
+  await writeAloneWhereHolds(setFields(key, { lastSeenAt: iso(atMs), idleEndsAt: iso(atMs + IDLE_MS) }, { condition: staleBefore, onConditionFailed: conditionNotHeld }));
   return sessionEndsAt({ idleEndsAt: iso(atMs + IDLE_MS), absoluteEndsAt: session.absoluteEndsAt });
 }
 
 /** Ends one session (signing out in this browser); ending one already gone is no error. */
 export async function endSession(organizationId: string, memberId: number, tokenHash: string): Promise<number> {
-  const { Attributes } = await dynamo.send(
-    new UpdateCommand({
-      TableName: config.tableName,
-      Key: signInKeys.session(organizationId, memberId, tokenHash),
-      // Ended at once rather than deleted: the authorizer refuses it from now on, and its TTL deletes it.
-      UpdateExpression: 'SET idleEndsAt = :ended, absoluteEndsAt = :ended',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':ended': iso(clock.now()) },
-      ReturnValues: 'ALL_OLD',
-    }),
-  ).catch((error: unknown) => {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return { Attributes: undefined };
-    throw error;
-  });
+  const ended = iso(clock.now());
+  // Ended at once rather than deleted: the authorizer refuses it from now on, and its TTL deletes it.
+  const Attributes = await writeAloneAnsweringOld(setFields(signInKeys.session(organizationId, memberId, tokenHash), { idleEndsAt: ended, absoluteEndsAt: ended }, { onConditionFailed: conditionNotHeld }));
   return Attributes && sessionEndsAt(fromItem(Attributes)) > iso(clock.now()) ? 1 : 0;
 }
 

@@ -131,3 +131,20 @@ export async function writeAlone({ item, onConditionFailed }: TransactWrite): Pr
     throw onConditionFailed?.() ?? new Error(`Condition failed unexpectedly: ${describe(item)}`);
   });
 }
+
+/**
+ * One Update or Delete on its own, answering the item as it was before it (ReturnValues ALL_OLD), or undefined where
+ * its condition did not hold (with `conditionNotHeld` as its onConditionFailed): of two at once that delete an item on
+ * condition it exists, one is answered the item.
+ */
+export async function writeAloneAnsweringOld({ item, onConditionFailed }: TransactWrite): Promise<Record<string, unknown> | undefined> {
+  const command = item.Update ? new UpdateCommand({ ...item.Update, ReturnValues: 'ALL_OLD' }) : item.Delete ? new DeleteCommand({ ...item.Delete, ReturnValues: 'ALL_OLD' }) : undefined;
+  if (!command) throw new Error(`writeAloneAnsweringOld takes an Update or Delete, not ${describe(item)}`);
+  const { Attributes } = await dynamo.send(command as UpdateCommand).catch((error: unknown) => {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    const failed = onConditionFailed?.() ?? new Error(`Condition failed unexpectedly: ${describe(item)}`);
+    if (failed instanceof ConditionNotHeld) return { Attributes: undefined };
+    throw failed;
+  });
+  return Attributes;
+}
