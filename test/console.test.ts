@@ -214,6 +214,21 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
         return document.documentElement.scrollWidth <= edge ? [] : [...document.querySelectorAll('body *')].filter((element) => element.getBoundingClientRect().right > edge + 0.5).map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
       }, width);
       expect(sideways, `${path || '/'}`).toEqual([]);
+      // Every target a finger meets is 44 px tall at least, and 24 px wide (WCAG 2.5.5 and 2.5.8), but a link inside a
+      // sentence (its parent says more than the link) and a check box whose label is a target of that size; named if not.
+      type Target = Element & { getBoundingClientRect(): { right: number; width: number; height: number }; textContent: string | null; type?: string; parentElement: { textContent: string | null }; labels?: Iterable<Target> };
+      type Targets = { document: { querySelectorAll(selector: string): Iterable<Target> } };
+      const small = await page.evaluate(() => {
+        const { document } = globalThis as unknown as Targets;
+        const size = (target: Target) => target.getBoundingClientRect();
+        const inSentence = (target: Target) => target.tagName === 'A' && (target.parentElement.textContent ?? '').trim() !== (target.textContent ?? '').trim();
+        const labelled = (target: Target) => (target.type === 'checkbox' || target.type === 'radio') && [...(target.labels ?? [])].some((label) => size(label).height >= 43.5);
+        return [...document.querySelectorAll('a, button, select, input, textarea, summary')]
+          .filter((target) => size(target).width > 0 && size(target).right > 0)
+          .filter((target) => (size(target).height < 43.5 || size(target).width < 24) && !inSentence(target) && !labelled(target))
+          .map((target) => `${target.tagName.toLowerCase()} ${Math.round(size(target).width)}×${Math.round(size(target).height)} ${(target.textContent ?? '').trim().slice(0, 30)}`);
+      });
+      expect(small, `${path || '/'}`).toEqual([]);
       // Every read of the screen answered: no "Could not …" in place of what it shows.
       expect(await page.locator('.error-text, .problem').allTextContents(), `${path || '/'}`).toEqual([]);
       if (path === '') {
