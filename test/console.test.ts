@@ -216,7 +216,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       expect(sideways, `${path || '/'}`).toEqual([]);
       // Every target a finger meets is 44 px tall at least, and 24 px wide (WCAG 2.5.5 and 2.5.8), but a link inside a
       // sentence (its parent says more than the link) and a check box whose label is a target of that size; named if not.
-      type Target = Element & { getBoundingClientRect(): { right: number; width: number; height: number }; textContent: string | null; type?: string; parentElement: { textContent: string | null }; labels?: Iterable<Target> };
+      type Target = { tagName: string; getBoundingClientRect(): { right: number; width: number; height: number }; textContent: string | null; type?: string; parentElement: { textContent: string | null }; labels?: Iterable<Target> };
       type Targets = { document: { querySelectorAll(selector: string): Iterable<Target> } };
       const small = await page.evaluate(() => {
         const { document } = globalThis as unknown as Targets;
@@ -451,6 +451,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       await page.getByRole('button', { name: 'Add note' }).click();
       await page.getByRole('alert').locator('.problem').waitFor();
       expect(lost).toBe(true);
+      // Said as an owner reads it: what happened, when to try again, and that pressing again does it once.
+      expect(await page.getByRole('alert').locator('.problem').textContent()).toContain('The service did not answer in time, so this may or may not have been done. Try again in 1 second: it will not be done twice.');
       // The owner presses it again: the same write, with the same key, answered as the first was done.
       await page.getByRole('button', { name: 'Add note' }).click();
       await page.getByText('Note added.').waitFor();

@@ -7,6 +7,7 @@ import type { paths } from './api-schema';
 import { TAKES_IDEMPOTENCY_KEY } from './api-lists';
 import { search } from './url';
 import { WriteKeys } from './write-keys';
+import { inOwnersWords } from './owners-words';
 
 /** A refused or failed call: the envelope's message and each of its details' messages, as the alert region shows them. */
 export class ApiError extends Error {
@@ -52,17 +53,15 @@ function envelopeOf(body: unknown): Envelope | undefined {
   return typeof body === 'object' && body !== null ? body : undefined;
 }
 
-function refusal(response: Response, envelope: Envelope | undefined): ApiError {
+function refusal(response: Response, envelope: Envelope | undefined, keyed: boolean): ApiError {
   const error = envelope?.error;
   const code = error?.code;
   // The envelope's message is its first detail's when there are details: each is shown once.
   const details = (error?.details ?? []).map((detail) => detail.message).filter((detail) => detail !== error?.message);
   // A session's scope is everything: the gateway's INSUFFICIENT_SCOPE is the member's role, below the operation's.
   if (code === 'INSUFFICIENT_SCOPE') return new ApiError(response.status, ROLE_FORBIDDEN, code, []);
-  let message = error?.message ?? envelope?.message ?? `The service answered ${response.status} ${response.statusText}`.trim();
-  const retryAfter = response.headers.get('Retry-After');
-  if (response.status === 429 && retryAfter && /^\d+$/.test(retryAfter)) message = `${message} Try again in ${retryAfter} seconds.`;
-  return new ApiError(response.status, message, code, details);
+  const message = error?.message ?? envelope?.message ?? `The service answered ${response.status} ${response.statusText}`.trim();
+  return new ApiError(response.status, inOwnersWords({ message, status: response.status, code, retryAfter: response.headers.get('Retry-After'), keyed }), code, details);
 }
 
 /**
@@ -99,7 +98,7 @@ const door: Middleware = {
     if (response.ok) return undefined;
     const envelope = envelopeOf(await response.text());
     if (response.status === 401) unauthorized();
-    throw refusal(response, envelope);
+    throw refusal(response, envelope, key !== null);
   },
   onError({ request }) {
     // An aborted read is no failure to show: its own error goes on (undefined keeps it).
@@ -155,7 +154,7 @@ interface Answered<Data> {
 /** The data a call answered, its type the operation's success answer; a refusal is thrown as an ApiError. */
 export async function answer<Data>(call: Promise<Answered<Data>>): Promise<Data> {
   const result = await call;
-  if ('error' in result) throw refusal(result.response, envelopeOf(result.error));
+  if ('error' in result) throw refusal(result.response, envelopeOf(result.error), false);
   // Every operation the console calls answers JSON: nothing is no answer it can read.
   if (result.data === undefined) throw new ApiError(result.response.status, 'The service answered nothing to read.', undefined, []);
   return result.data;
