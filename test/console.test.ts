@@ -198,6 +198,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       [`/automations/${automation.id}`, ''],
       ['/reports', 'Reports'],
       ['/settings', 'Settings'],
+      ['/search?q=a', 'Search'],
     ];
     const width = 375;
     for (const [path, heading] of screens) {
@@ -490,6 +491,52 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await waiting.getByRole('link', { name: 'Quote follow-up' }).waitFor();
     await waiting.getByRole('button', { name: 'Cancel run' }).click();
     await expect.poll(async () => (await client.get(`/v1/automation-runs/${enrolled.body.run.id}`)).body.run.status).toBe('STOPPED');
+    await page.close();
+  });
+
+  it('searches from the navigation, on a phone and a desk: leads by a name’s start, a phone as typed and an email, companies by a name’s start, each as the API finds them and counts them', async () => {
+    const { page, client } = await signedInToDemo('+61491570170', { width: 390, height: 844 });
+    type Found = { id: string; firstName: string | null; lastName: string | null; businessName: string | null; phone: string | null; email: string | null };
+    const leadWithAll = ((await client.get('/v1/leads?limit=100')).body.leads as Found[]).find((lead) => lead.firstName && lead.phone?.startsWith('+614') && lead.email)!;
+    const company = (await client.get('/v1/companies?limit=1')).body.companies[0] as { name: string };
+    // A mobile number as an Australian owner types it: national, in groups.
+    const national = `0${leadWithAll.phone!.slice(3)}`.replace(/^(\d{4})(\d{3})(\d{3})$/, '$1 $2 $3');
+    const searches = [leadWithAll.firstName!.slice(0, 3).toLowerCase(), national, leadWithAll.email!.toUpperCase(), company.name.split(' ')[0]!.slice(0, 4)];
+    const shownLeads = page.locator('section[aria-labelledby="found-leads"] li a');
+    const shownCompanies = page.locator('section[aria-labelledby="found-companies"] li strong');
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${api.url}/console/`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      // From every screen: the main navigation's link (behind the menu on a phone).
+      if (viewport.width < 768) await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Search' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Search' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Search', exact: true }).isDisabled()).toBe(true);
+      for (const q of searches) {
+        await page.getByLabel('Name, phone or email').fill(q);
+        await page.getByRole('button', { name: 'Search', exact: true }).click();
+        const leads = (await client.get(`/v1/leads?q=${encodeURIComponent(q)}&limit=25`)).body as { leads: Found[]; totalCount: number };
+        const companies = q.includes('@') ? { companies: [], totalCount: 0 } : ((await client.get(`/v1/companies?q=${encodeURIComponent(q)}&limit=25`)).body as { companies: { name: string }[]; totalCount: number });
+        await page.getByRole('heading', { level: 2, name: `Leads (${leads.totalCount})` }).waitFor();
+        expect(await page.getByRole('heading', { level: 2, name: /^Companies/ }).textContent(), q).toBe(`Companies (${companies.totalCount})`);
+        expect(await shownLeads.allTextContents(), q).toEqual(leads.leads.map((lead) => [lead.firstName, lead.lastName].filter(Boolean).join(' ') || lead.businessName || lead.phone || lead.email));
+        expect(await shownCompanies.allTextContents(), q).toEqual(companies.companies.map(({ name }) => name));
+        // The lead searched for is among those found, whichever way it was asked for; the company by its name.
+        expect(leads.leads.map(({ id }) => id).includes(leadWithAll.id) || q === searches[3], q).toBe(true);
+        if (q === searches[3]) expect(companies.companies.map(({ name }) => name)).toContain(company.name);
+        expect(new URL(page.url()).searchParams.get('q')).toBe(q);
+      }
+      // A lead found opens at its screen.
+      await page.getByLabel('Name, phone or email').fill(leadWithAll.email!);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await shownLeads.first().click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe(`/console/leads/${leadWithAll.id}`);
+    }
+    // Nothing found says so.
+    await page.goto(`${api.url}/console/search?q=zzzzqqq`);
+    await page.getByText('No lead matches “zzzzqqq”.').waitFor();
+    expect(await page.getByText('No company’s name starts with “zzzzqqq”.').count()).toBe(1);
     await page.close();
   });
 

@@ -18,6 +18,7 @@ import { Automations } from './screens/automations';
 import { AutomationScreen } from './screens/automation';
 import { Reports } from './screens/reports';
 import { Settings } from './settings/settings';
+import { Search } from './screens/search';
 
 type Params = Record<string, string>;
 
@@ -32,6 +33,7 @@ const SCREENS: [string, (params: Params) => JSX.Element][] = [
   ['/automations/:automationId', ({ automationId }) => <AutomationScreen automationId={automationId!} />],
   ['/reports', () => <Reports />],
   ['/settings', () => <Settings />],
+  ['/search', () => <Search />],
 ];
 
 /** The main navigation; a screen below another (an inquiry, a lead) marks its list's link as the current page. */
@@ -42,6 +44,7 @@ const NAV: { label: string; path: string; owns: RegExp }[] = [
   { label: 'Automations', path: '/automations', owns: /^\/automations(\/|$)/ },
   { label: 'Reports', path: '/reports', owns: /^\/reports$/ },
   { label: 'Settings', path: '/settings', owns: /^\/settings$/ },
+  { label: 'Search', path: '/search', owns: /^\/search$/ },
 ];
 
 function screenAt(path: string): JSX.Element {
