@@ -28,4 +28,25 @@ describe('a refusal in the owner’s words', () => {
     // Advice in the middle of a message is the message's own: only an ending is taken off.
     expect(inOwnersWords({ ...refusal, message: 'Send it with the same Idempotency-Key as before, then read it', status: 409, code: 'CONFLICT' })).toBe('Send it with the same Idempotency-Key as before, then read it.');
   });
+
+  it('takes the API’s advice off in each of its spellings, with or without a separator or space, and only at the end', () => {
+    const busy = { ...refusal, status: 503, code: 'BUSY', retryAfter: '3' };
+    expect(inOwnersWords({ ...busy, message: 'The store did not answer in time, so the outcome is unknown; retry after Retry-After' })).toBe('The store did not answer in time, so the outcome is unknown. Try again in 3 seconds.');
+    expect(inOwnersWords({ ...busy, message: 'Busy. Retry after the Retry-After seconds' })).toBe('Busy. Try again in 3 seconds.');
+    expect(inOwnersWords({ ...busy, message: 'Busy;retry after Retry-After' })).toBe('Busy. Try again in 3 seconds.');
+    expect(inOwnersWords({ ...busy, message: 'Busy; retry after Retry-After seconds' })).toBe('Busy. Try again in 3 seconds.');
+    expect(inOwnersWords({ ...busy, message: 'Busy: retry with the same Idempotency-Key or a new one' })).toBe('Busy: retry with the same Idempotency-Key or a new one. Try again in 3 seconds.');
+  });
+
+  it('ends a message with one full stop, whatever stops inside it and whatever space trails it', () => {
+    expect(inOwnersWords({ ...refusal, message: 'Use v1.2 of the form', status: 400 })).toBe('Use v1.2 of the form.');
+    expect(inOwnersWords({ ...refusal, message: 'Lead not found.  ', status: 404 })).toBe('Lead not found.');
+    expect(inOwnersWords({ ...refusal, message: 'Is it yours?', status: 409 })).toBe('Is it yours?');
+  });
+
+  it('reads Retry-After as whole seconds only: a date, a fraction or a unit is “in a moment”', () => {
+    const limited = { ...refusal, message: 'x', status: 429, code: 'RATE_LIMITED' };
+    for (const retryAfter of ['Wed, 21 Oct 2026 07:28:00 GMT', '1.5', '5s', 'x5', '']) expect(inOwnersWords({ ...limited, retryAfter }), retryAfter).toBe('Too many requests at once. Try again in a moment.');
+    expect(inOwnersWords({ ...limited, retryAfter: '30' })).toBe('Too many requests at once. Try again in 30 seconds.');
+  });
 });

@@ -22,7 +22,7 @@ export function inOwnersWords({ message, status, code, retryAfter, keyed }: { me
   const stripped = message.replace(API_ADVICE, '').trim();
   const said = (code && PLAINLY[code]) ?? (/[.!?]$/.test(stripped) ? stripped : `${stripped}.`);
   if (!passing(status)) return said;
-  const seconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  const seconds = /^\d+$/.test(retryAfter ?? '') ? Number(retryAfter) : undefined;
   const when = seconds === undefined ? 'Try again in a moment' : `Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
   // A 429 was refused before anything was done; a 5xx may have been done, and the same key makes the retry safe.
   return `${said} ${when}${keyed && status !== 429 ? ': it will not be done twice.' : '.'}`;
