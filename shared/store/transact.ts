@@ -140,11 +140,12 @@ export async function writeAlone({ item, onConditionFailed }: TransactWrite): Pr
 export async function writeAloneAnsweringOld({ item, onConditionFailed }: TransactWrite): Promise<Record<string, unknown> | undefined> {
   const command = item.Update ? new UpdateCommand({ ...item.Update, ReturnValues: 'ALL_OLD' }) : item.Delete ? new DeleteCommand({ ...item.Delete, ReturnValues: 'ALL_OLD' }) : undefined;
   if (!command) throw new Error(`writeAloneAnsweringOld takes an Update or Delete, not ${describe(item)}`);
-  const { Attributes } = await dynamo.send(command as UpdateCommand).catch((error: unknown) => {
+  try {
+    return (await dynamo.send(command as UpdateCommand)).Attributes;
+  } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
     const failed = onConditionFailed?.() ?? new Error(`Condition failed unexpectedly: ${describe(item)}`);
-    if (failed instanceof ConditionNotHeld) return { Attributes: undefined };
+    if (failed instanceof ConditionNotHeld) return undefined;
     throw failed;
-  });
-  return Attributes;
+  }
 }
