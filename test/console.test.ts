@@ -540,6 +540,24 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   });
 
+  it('says why the reports count more leads created than the funnel’s New: those recorded as Lost from the start', async () => {
+    const { page, client } = await signedInToDemo('+61491570180', undefined, false);
+    for (const [at, [name, status]] of ([['Ava New', 'NEW'], ['Leo Quoted', 'QUOTED'], ['Zoe Lost', 'LOST'], ['Max Lost', 'LOST']] as const).entries()) {
+      expect((await client.post('/v1/leads', { name, phone: `+6141255518${at}`, status, ...(status === 'LOST' ? { lostReason: 'Went with another plumber' } : {}) })).status).toBe(201);
+    }
+    // This server runs no stream consumer: a recount counts them.
+    const rebuild = (await client.post('/v1/reports/rebuilds', {})).body.rebuild as { id: string };
+    await expect.poll(async () => (await client.get(`/v1/reports/rebuilds/${rebuild.id}`)).body.rebuild.status, { timeout: 60_000 }).toBe('SUCCEEDED');
+    const { summary } = (await client.get('/v1/reports/summary')).body as { summary: { from: string; to: string; leads: { created: number } } };
+    const { funnel } = (await client.get(`/v1/reports/funnel?from=${summary.from}&to=${summary.to}`)).body as { funnel: { stages: { reached: number }[] } };
+    expect([summary.leads.created, funnel.stages[0]!.reached]).toEqual([4, 2]);
+    await page.goto(`${api.url}/console/reports`);
+    const funnelFigure = page.getByRole('figure', { name: 'Funnel' });
+    await funnelFigure.getByText(/recorded as Lost from the start/).waitFor();
+    expect(await funnelFigure.locator('figcaption p').textContent()).toBe('2 of the 4 leads created were recorded as Lost from the start, so they are in no status before Lost.');
+    await page.close();
+  });
+
   it('removes a member from Settings, saying what ends with them, and keeps the key the owner chose', async () => {
     // The owner's session made through the API from an address of its own and put in the browser: the sign-in
     // screen's codes are the other tests' (ten an address an hour).

@@ -25,13 +25,15 @@ interface Props {
   format: (value: number) => string;
   /** Chart.js's module once loaded; null if it could not be, and the table is then shown. */
   charts: Charts | null | undefined;
+  /** What a reader comparing it with another figure should know (why two counts differ). */
+  explanation?: string;
 }
 
 /**
  * A chart with its figures as a table for screen readers: hidden from sight but read, and shown while a keyboard is in
  * it, since every figure is a link to its list.
  */
-export function ChartFigure({ id, title, kind, rowHeading, valueHeading, noteHeading, rows, format, charts }: Props) {
+export function ChartFigure({ id, title, kind, rowHeading, valueHeading, noteHeading, rows, format, charts, explanation }: Props) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const drawn = JSON.stringify(rows);
   useEffect(() => {
@@ -44,6 +46,7 @@ export function ChartFigure({ id, title, kind, rowHeading, valueHeading, noteHea
     <figure class="report" aria-labelledby={`${id}-title`}>
       <figcaption>
         <h2 id={`${id}-title`}>{title}</h2>
+        {explanation && <p class="muted">{explanation}</p>}
       </figcaption>
       {charts !== null && (
         <div class="chart">

@@ -112,6 +112,10 @@ export function Reports() {
             ...funnel.stages.map((stage) => ({ label: STATUS_LABELS[stage.status], value: stage.reached, href: pipelineOf(stage.status), note: percent(stage.conversionToNext) })),
             { label: STATUS_LABELS.LOST, value: funnel.lost, href: pipelineOf('LOST') },
           ];
+          // A lead recorded as Lost from the start never took a status of the funnel: it is created, but not New.
+          const stageless = summary.leads.created - (funnel.stages[0]?.reached ?? 0);
+          const funnelExplained =
+            stageless > 0 ? `${stageless} of the ${summary.leads.created} leads created ${stageless === 1 ? 'was' : 'were'} recorded as Lost from the start, so ${stageless === 1 ? 'it is' : 'they are'} in no status before Lost.` : undefined;
           const sourceRows: Row[] = INQUIRY_SOURCES.map((source) => ({ label: SOURCE_LABELS[source], value: summary.inquiries.bySource[source] ?? 0, href: inboxBetween(summary.from, summary.to, { source }) }));
           const wonRows: Row[] = won.points.map((point, at) => ({
             label: periodLabel(point.start, interval),
@@ -130,7 +134,7 @@ export function Reports() {
               </p>
               <KeyFigures summary={summary} />
               <div class="reports">
-                <ChartFigure id="funnel" title="Funnel" kind="bar" rowHeading="Status reached" valueHeading="Leads" noteHeading="Went on to the next" rows={funnelRows} format={String} charts={charts} />
+                <ChartFigure id="funnel" title="Funnel" kind="bar" rowHeading="Status reached" valueHeading="Leads" noteHeading="Went on to the next" rows={funnelRows} format={String} charts={charts} explanation={funnelExplained} />
                 <ChartFigure id="speed" title="Speed to lead" kind="line" rowHeading="Period" valueHeading="Median time to first contact" rows={speedRows} format={seconds} charts={charts} />
                 <ChartFigure id="sources" title="Inquiries by source" kind="bar" rowHeading="Source" valueHeading="Inquiries" rows={sourceRows} format={String} charts={charts} />
                 <ChartFigure
