@@ -75,8 +75,11 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
 
     await page.getByRole('link', { name: 'Settings' }).click();
+    const settingsPart = (name: string) => page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name }).click();
+    await settingsPart('Passkeys');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByText('Passkey added').waitFor();
+    await settingsPart('Signing out');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
 
@@ -123,6 +126,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.goto(`${api.url}/console/settings#passkeys`);
     await page.locator('#passkeys').getByRole('button', { name: 'Remove' }).click();
     await page.getByText('No passkeys yet').waitFor();
+    await settingsPart('Signing out');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await page.getByRole('alert').locator('.problem').waitFor();
@@ -198,6 +202,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       [`/automations/${automation.id}`, ''],
       ['/reports', 'Reports'],
       ['/settings', 'Settings'],
+      ['/settings#members', 'Settings'],
       ['/search?q=a', 'Search'],
     ];
     const width = 375;
@@ -358,7 +363,14 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(async () => JSON.stringify((await client.get(`/v1/sms?leadId=${lead.id}`)).body)).toContain('we can come by at 2 pm today');
 
+    // Settings shows one part at a time, chosen from its contents.
     await page.goto(`${api.url}/console/settings`);
+    await page.getByRole('heading', { level: 2, name: 'Hours and closed dates' }).waitFor();
+    expect(await page.locator('section.settings-section h2').allTextContents()).toEqual(['Hours and closed dates']);
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { level: 2, name: 'API keys' }).waitFor();
+    expect(await page.locator('section.settings-section h2').allTextContents()).toEqual(['API keys']);
+    expect(new URL(page.url()).hash).toBe('#api-keys');
     await page.getByLabel('Key name', { exact: true }).fill('Website form');
     await page.getByRole('button', { name: 'Create key' }).click();
     const token = await page.getByRole('textbox', { name: 'Your new key' }).inputValue();
@@ -370,6 +382,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect((await api.as(token).get('/v1/leads')).status).toBe(401);
 
     // A webhook for new leads alone, its signing secret shown once; then deleted.
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Webhooks' }).click();
     await page.getByLabel('Receiver URL').fill('https://hooks.example.com/new-leads');
     await page.getByRole('checkbox', { name: 'Every event, and those added later' }).uncheck();
     await page.getByRole('checkbox', { name: 'lead.created' }).check();
@@ -390,7 +403,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     const code = new URL(connected.headers.get('location')!).searchParams.get('code')!;
     const exchanged = await fetch(`${api.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_REDIRECT, code_verifier: verifier, client_id: clientId }) });
     expect(exchanged.status).toBe(200);
-    await page.reload();
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Assistant connections' }).click();
     await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Test assistant' }) }).getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(async () => (await client.get('/v1/oauth/grants')).body.grants).toEqual([]);
 
@@ -402,7 +415,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect(await fromRecipe()).toMatchObject({ isEnabled: false });
     await page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Missed-call text-back' }) }).getByRole('switch', { name: 'On' }).click();
     await expect.poll(async () => (await fromRecipe())?.isEnabled).toBe(true);
-    await page.goto(`${api.url}/console/settings`);
+    await page.goto(`${api.url}/console/settings#members`);
 
     // The owner adds a member, who signs in with their own phone and may work leads but not manage keys.
     await page.getByLabel('First name').fill('Liam');
@@ -412,14 +425,22 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByRole('heading', { name: 'Liam Kelly' }).waitFor();
     await signInWithCode(page, '+61491570132');
-    await page.goto(`${api.url}/console/settings`);
+    // Each part read as the member sees it: no form offered that the API would refuse a MEMBER after it was filled in.
+    await page.goto(`${api.url}/console/settings#api-keys`);
     await page.getByText('Your role may not do this.').first().waitFor();
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await page.goto(`${api.url}/console/settings#webhooks`);
+    await page.getByText('Your role may not do this.').first().waitFor();
     expect(await page.getByRole('button', { name: 'Add webhook' }).count()).toBe(0);
-    // No form offered that the API would refuse a MEMBER after it was filled in: the hours read, no member added.
+    // The hours read, not changed.
+    await page.goto(`${api.url}/console/settings#hours`);
     await page.getByText('An admin changes the hours.').waitFor();
-    for (const name of ['Save hours', 'Add closed date', 'Add member', 'Edit']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
+    for (const name of ['Save hours', 'Add closed date']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
     expect(await page.getByLabel('Monday').isEditable()).toBe(false);
+    // The members listed, none added or edited.
+    await page.goto(`${api.url}/console/settings#members`);
+    await page.getByRole('heading', { name: 'Liam Kelly' }).waitFor();
+    for (const name of ['Add member', 'Edit']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(0);
     await page.goto(`${api.url}/console/automations`);
     await page.getByRole('heading', { name: 'Recipes' }).waitFor();
     await page.getByRole('heading', { level: 3 }).first().waitFor();
@@ -572,7 +593,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     const [zapier, sheets] = await Promise.all(['Zapier', 'Sheets'].map(async (name) => (await liam.post('/v1/api-keys', { name, scope: 'write' })).body.key as { id: string; token: string }));
     for (const client of [liam, api.as(zapier!.token), api.as(sheets!.token)]) expect((await client.get('/v1/leads')).status).toBe(200);
 
-    await page.goto(`${api.url}/console/settings`);
+    await page.goto(`${api.url}/console/settings#members`);
     const item = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Liam Kelly' }) });
     await item.getByRole('button', { name: 'Remove…' }).click();
     await item.getByText('ends their sessions, passkeys and connected assistants on their very next request').waitFor();

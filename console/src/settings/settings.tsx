@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { Page } from '../ui';
 import { ApiKeys } from './api-keys';
 import { Passkeys, SignOut } from './account';
@@ -30,24 +31,41 @@ const PARTS: { id: string; title: string; Part: () => ComponentChildren }[] = [
   { id: 'session', title: 'Signing out', Part: SignOut },
 ];
 
-/** Every setting on one page, each part reading on its own: a part the member's role may not see says so alone. */
+/** The part the address names (`#webhooks`, as Today links to it), else the first. */
+const partOf = (hash: string) => PARTS.find(({ id }) => `#${id}` === decodeURIComponent(hash)) ?? PARTS[0]!;
+
+/**
+ * Settings one part at a time, each part reading on its own (a part the member's role may not see says so alone): its
+ * contents link to each by its anchor, so a part is a link to share and the back button goes to the part before.
+ */
 export function Settings() {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const moved = () => setHash(location.hash);
+    addEventListener('hashchange', moved);
+    return () => removeEventListener('hashchange', moved);
+  }, []);
+  const { id, title, Part } = partOf(hash);
+  // A part chosen from the contents takes the focus, as a new screen's heading does, so a screen reader starts there.
+  useEffect(() => {
+    if (hash) document.getElementById(id)?.focus();
+  }, [hash]);
   return (
     <Page title="Settings">
       <nav aria-label="Settings sections" class="contents">
         <ul>
-          {PARTS.map(({ id, title }) => (
-            <li key={id}>
-              <a href={`#${id}`}>{title}</a>
+          {PARTS.map((part) => (
+            <li key={part.id}>
+              <a href={`#${part.id}`} aria-current={part.id === id ? 'page' : undefined}>
+                {part.title}
+              </a>
             </li>
           ))}
         </ul>
       </nav>
-      {PARTS.map(({ id, title, Part }) => (
-        <Section key={id} id={id} title={title}>
-          <Part />
-        </Section>
-      ))}
+      <Section key={id} id={id} title={title}>
+        <Part />
+      </Section>
     </Page>
   );
 }
