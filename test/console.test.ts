@@ -362,6 +362,13 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByLabel('Reply').fill('Hi Mia, we can come by at 2 pm today.');
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(async () => JSON.stringify((await client.get(`/v1/sms?leadId=${lead.id}`)).body)).toContain('we can come by at 2 pm today');
+    // Each text says who sent it: the member signed in is "You"; another member by name, as the members list has them.
+    const senders = page.locator('ol.thread li.from-us .who');
+    await expect.poll(() => senders.allTextContents()).toEqual(['You']);
+    const other = ((await client.get('/v1/organization/members?limit=100')).body.members as { firstName: string; lastName: string; phone: string | null; user: { id: string } | null }[]).find((member) => member.user && member.phone !== '+61491570130')!;
+    expect((await client.post('/v1/sms', { userId: other.user!.id, leadId: lead.id, message: 'Tom here: running 10 minutes late.' })).status).toBe(201);
+    await page.reload();
+    await expect.poll(() => senders.allTextContents()).toEqual(['You', `${other.firstName} ${other.lastName}`]);
 
     // Settings shows one part at a time, chosen from its contents.
     await page.goto(`${api.url}/console/settings`);

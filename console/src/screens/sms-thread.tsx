@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { answer, api } from '../api';
-import { when } from '../format';
+import { leadName, when } from '../format';
 import { useSession } from '../session';
 import type { Lead, Sms } from '../types';
 import { Loading, useAction, useLoad } from '../ui';
@@ -16,6 +16,17 @@ export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string })
   const [draft, setDraft] = useState('');
   const [busy, run] = useAction();
   const loaded = useLoad((signal) => answer(api.GET('/v1/sms', { params: { query: { leadId: lead.id, limit: 100 } }, signal })), [lead.id]);
+  // Who sent each text: its user's member, by name (a business has a few members: the list's first page holds them).
+  const members = useLoad((signal) => answer(api.GET('/v1/organization/members', { params: { query: { limit: 100 } }, signal })), []);
+  const senders = new Map((members.data?.members ?? []).flatMap((member) => (member.user ? [[member.user.id, `${member.firstName} ${member.lastName}`] as const] : [])));
+  const myUserId = session?.member.user?.id;
+  const sender = (sms: Sms) => {
+    if (sms.direction === 'INBOUND') return leadName(lead);
+    if (sms.automationRunId) return 'Automation';
+    if (sms.userId === null) return 'The business';
+    if (sms.userId === myUserId) return 'You';
+    return senders.get(sms.userId) ?? 'A member';
+  };
   const messages = [...(loaded.data?.messages ?? [])].reverse();
   const replyTo = threadId ?? messages.at(-1)?.messageThreadId;
   const cannotText = lead.smsOptedOut ? 'This lead opted out of texts.' : !lead.phone ? 'This lead has no phone number.' : null;
@@ -25,7 +36,7 @@ export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string })
     const text = draft.trim();
     // A retry of the same words keeps its Idempotency-Key (the door's), so a send that did go out is not sent twice.
     void run(async () => {
-      const userId = session?.member.user?.id;
+      const userId = myUserId;
       if (!userId) throw new Error('Your member has no user to send texts as.');
       const { sms } = await answer(
         api.POST('/v1/sms', { body: { userId, leadId: lead.id, message: text, ...(replyTo ? { messageThreadId: replyTo } : {}) } }),
@@ -46,7 +57,7 @@ export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string })
             <ol class="thread">
               {messages.map((sms) => (
                 <li key={sms.id} class={sms.direction === 'INBOUND' ? 'from-lead' : 'from-us'}>
-                  <p class="who">{sms.direction === 'INBOUND' ? 'Lead' : sms.automationRunId ? 'Automation' : 'You'}</p>
+                  <p class="who">{sender(sms)}</p>
                   <p class="body">{sms.body}</p>
                   <p class="muted">
                     {when(sms.createdAt)} · {STATUS_WORDS[sms.status]}
