@@ -586,6 +586,54 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   });
 
+  it('edits a recipe’s text, which could not be switched on before its part to fill in was written, previews it for a lead with nothing sent, and deletes it', async () => {
+    const { page, client } = await signedInToDemo('+61491570190');
+    await page.goto(`${api.url}/console/automations`);
+    await page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Review request' }) }).getByRole('button', { name: 'Use this recipe' }).click();
+    await page.getByText(/^Review request added, off/).waitFor();
+    const review = async () => ((await client.get('/v1/automations')).body.automations as { id: string; name: string; isEnabled: boolean; version: number; steps: { type: string; template?: string }[] }[]).find((automation) => automation.name === 'Review request');
+    const made = (await review())!;
+    await page.goto(`${api.url}/console/automations/${made.id}`);
+    // Switched on with its part to fill in still there: refused, naming the part.
+    await page.getByRole('switch', { name: 'On' }).click();
+    await page.getByRole('alert').getByText('[[your review page link]] is yours to fill in: replace it before the automation is switched on').first().waitFor();
+    expect((await review())!.isEnabled).toBe(false);
+    // The owner writes the link, saves (a new version), and then it switches on.
+    const text = page.getByLabel('Text', { exact: true });
+    const written = (await text.inputValue()).replace('[[your review page link]]', 'https://g.page/r/harbour-city-plumbing/review');
+    await text.fill(written);
+    await page.getByRole('button', { name: 'Save texts' }).click();
+    await page.getByText('Texts saved. Runs already started keep the texts they started with.').waitFor();
+    const saved = (await review())!;
+    expect([saved.version, saved.steps.find((step) => step.type === 'send_sms')!.template]).toEqual([made.version + 1, written]);
+    await page.getByRole('switch', { name: 'On' }).click();
+    await expect.poll(async () => (await review())!.isEnabled).toBe(true);
+    // Its preview for an appointment's lead (its trigger is an appointment's): the text as that lead would read it, and nothing sent.
+    const appointment = ((await client.get('/v1/appointments?limit=25')).body.appointments as { id: string; leadId: string | null }[]).find((each) => each.leadId)!;
+    const lead = (await client.get(`/v1/leads/${appointment.leadId}`)).body.lead as { id: string; firstName: string | null };
+    const sentBefore = (await client.get(`/v1/sms?leadId=${lead.id}&limit=1`)).body.totalCount;
+    await page.getByLabel('Appointment', { exact: true }).selectOption(appointment.id);
+    await page.getByRole('button', { name: 'Preview', exact: true }).click();
+    const previewed = await client.post(`/v1/automations/${made.id}/preview`, { leadId: lead.id, appointmentId: appointment.id });
+    expect(previewed.status, JSON.stringify(previewed.body)).toBe(200);
+    const expected = previewed.body.preview.steps.find((step: { sms?: { body: string } }) => step.sms).sms as { to: string; body: string; characters: number };
+    expect(expected.body).toContain(`${lead.firstName ?? 'there'}! Would you leave us a review? https://g.page/r/harbour-city-plumbing/review`);
+    await page.locator('ol.preview').getByText(`text to ${expected.to}: “${expected.body}” (${expected.characters} characters)`).waitFor();
+    expect((await client.get(`/v1/sms?leadId=${lead.id}&limit=1`)).body.totalCount).toBe(sentBefore);
+    // Deleted, after the owner says so: gone from the API and the list.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete automation' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Automations' }).waitFor();
+    expect((await client.get(`/v1/automations/${made.id}`)).status).toBe(404);
+    // The list the page shows is the API's, without it (an empty list says so).
+    const left = ((await client.get('/v1/automations')).body.automations as { name: string }[]).map(({ name }) => name);
+    const yours = page.locator('section[aria-labelledby="yours-heading"]');
+    if (left.length === 0) await yours.getByText('No automations yet').waitFor();
+    await expect.poll(() => yours.locator('h3 a').allTextContents()).toEqual(left);
+    expect(left).not.toContain('Review request');
+    await page.close();
+  });
+
   it('removes a member from Settings, saying what ends with them, and keeps the key the owner chose', async () => {
     // The owner's session made through the API from an address of its own and put in the browser: the sign-in
     // screen's codes are the other tests' (ten an address an hour).

@@ -9,6 +9,7 @@ import { OnSwitch, TRIGGER_WORDS } from './automations';
 import { BulkEnrol, ENROLLABLE } from './bulk-enrol';
 import { leadHref, RunList } from './runs';
 import { useMay } from '../roles';
+import { EditAutomation } from './automation-edit';
 
 const RUN_FILTERS: [RunStatus | '', string][] = [
   ['', 'Every run'],
@@ -105,6 +106,7 @@ export function AutomationScreen({ automationId }: { automationId: string }) {
               </ol>
               {automation.stopWhen.length > 0 && <p>It stops when: {automation.stopWhen.map((reason) => STOPPED_REASONS[reason]?.toLowerCase() ?? reason).join('; ')}.</p>}
             </section>
+            <EditAutomation automation={automation} onChanged={loaded.set} />
             {ENROLLABLE[automation.trigger.event] && may('POST /v1/automations/{automationId}/enrolments') && <BulkEnrol automation={automation} onDone={() => setRound(round + 1)} />}
             <Runs key={round} automationId={automation.id} />
           </>
