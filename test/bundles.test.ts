@@ -150,9 +150,11 @@ describe('the bundled functions', () => {
       // The step runner's texting, Scheduler and step-queue clients, each at its first use (RUNNER_LAZY_CLIENTS).
       const runner = ['./end-user-messaging-send-<hash>.mjs', './scheduler-calls-<hash>.mjs', ...sqs];
       const own = { 'automations/handlers': automations, 'automations/runner-handler': runner, 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'], 'webhooks/deliver': sqs, 'webhooks/handlers': sqs }[module] ?? [];
+      // STS, at the first AssumeRole where the function is not given the tenant-data role (shared/tenancy/credentials.ts).
+      const sts = ['./sts-<hash>.mjs'];
       // A module with write routes, the handler factory's write path (shared/http/write-path.ts).
       const writes = Object.keys(bundles[module]!.inputs).includes('shared/http/write-path.ts') ? ['./write-path-<hash>.mjs'] : [];
-      expect(lazily.map((file) => file.replace(/-[A-Z0-9]{8}\.mjs$/, '-<hash>.mjs')).sort(), module).toEqual(['./event-streams-<hash>.mjs', ...own, ...writes, './src-<hash>.mjs'].sort());
+      expect(lazily.map((file) => file.replace(/-[A-Z0-9]{8}\.mjs$/, '-<hash>.mjs')).sort(), module).toEqual(['./event-streams-<hash>.mjs', ...own, ...sts, ...writes, './src-<hash>.mjs'].sort());
     }
   });
 
@@ -459,6 +461,22 @@ describe('the bundled functions', () => {
     expect(writePathChunk(loadedAtImport('listLeads'))).toEqual([]);
     expect(writePathChunk(loadedAtImport('createLead'))).toHaveLength(1);
     expect(writePathChunk(loadedAtImport('updateLead'))).toHaveLength(1);
+  });
+
+  it('loads STS at import in a function the stack admits to the tenant-data role, at the first AssumeRole elsewhere, and never in one that acts for no organization', () => {
+    const dir = assets.get('leads/handlers')!;
+    const loadedAtImport = (env: Record<string, string>) => {
+      const hooks = `import { registerHooks } from 'node:module'; registerHooks({ load(url, context, next) { if (url.startsWith(${JSON.stringify(pathToFileURL(dir).href)})) console.log(url.split('/').pop()); return next(url, context); } });`;
+      const { AWS_LAMBDA_MAX_CONCURRENCY: _, ...inherited } = process.env;
+      const out = execFileSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(hooks)}`, '--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(dir, 'handlers.mjs')).href)});`], { env: { ...inherited, ...env } });
+      return out.toString().trim().split('\n').filter((file) => /^sts-[A-Z0-9]{8}\.mjs$/.test(file));
+    };
+    expect(loadedAtImport({ TENANT_DATA_ROLE_ARN: 'arn:aws:iam::111111111111:role/TenantData' })).toHaveLength(1);
+    expect(loadedAtImport({})).toEqual([]);
+    // The functions that act for no organization carry it only in a chunk their import does not read.
+    for (const module of ['stream/record', 'automations/runner-handler', 'sms/inbound', 'webhooks/deliver', 'authorizer']) {
+      expect(Object.keys(bundles[module]!.importInputs).filter((input) => input.includes('@aws-sdk/client-sts/')), module).toEqual([]);
+    }
   });
 
   it('creates a lead once for two requests with one Idempotency-Key when run as deployed: the second answers the first’s answer, replayed', async () => {

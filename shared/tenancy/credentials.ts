@@ -1,4 +1,4 @@
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import type { STSClient } from '@aws-sdk/client-sts';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { runsInLambda } from '../runs-in-lambda';
@@ -49,7 +49,7 @@ export interface TenantCredentialsOptions {
   deployment: TenantDeployment | null;
   /** The function's own credentials (its role's). */
   own: AwsCredentialIdentityProvider;
-  sts: () => Pick<STSClient, 'send'>;
+  sts: () => Pick<STSClient, 'send'> | Promise<Pick<STSClient, 'send'>>;
   /** Counts each AssumeRole, and each one that failed (the metrics deployed). */
   onAssume?: (session: TenantSession) => void;
   onRefused?: (error: unknown) => void;
@@ -66,7 +66,8 @@ export function tenantCredentials({ deployment, own, sts, onAssume, onRefused, n
   const ownCredentials = () => keep(cache, '', () => own(), now);
   const assume = async (found: TenantDeployment, session: TenantSession): Promise<AwsCredentialIdentity> => {
     onAssume?.(session);
-    const { Credentials } = await sts().send(
+    const { AssumeRoleCommand } = await loadSts();
+    const { Credentials } = await (await sts()).send(
       new AssumeRoleCommand({
         RoleArn: found.roleArn,
         RoleSessionName: session.organizationId.slice(0, 64),
@@ -92,6 +93,17 @@ export function tenantCredentials({ deployment, own, sts, onAssume, onRefused, n
   return Object.assign(provider, { memoized: true as const });
 }
 
+/**
+ * STS (./sts.ts, about 35 KB bundled with its query protocol and XML parser), loaded once: at import in a deployed
+ * function that acts for organizations, which the stack gives the tenant-data role (infra/cdk/tenant-data-role.ts,
+ * `admitToTenantData`) and whose first request assumes it; at the first AssumeRole otherwise. A function that acts for
+ * no organization (the workers, the stream consumer, the authorizers) never loads it, nor do the local server and the
+ * tests, which assume none.
+ */
+let stsModule: Promise<typeof import('./sts')> | undefined;
+const loadSts = () => (stsModule ??= import('./sts'));
+if (process.env[TENANT_ROLE_VARIABLES.role]) await loadSts();
+
 let sts: STSClient | undefined;
 
 /** The container's provider, over the environment's deployment: read at the first call, so a misconfigured function fails then, loudly. */
@@ -101,7 +113,7 @@ export const requestCredentials: AwsCredentialIdentityProvider & { memoized: tru
     (made ??= tenantCredentials({
       deployment: tenantDeploymentOf(),
       own: defaultProvider(),
-      sts: () => (sts ??= new STSClient({ maxAttempts: 3 })),
+      sts: async () => (sts ??= new (await loadSts()).STSClient({ maxAttempts: 3 })),
       onAssume: () => sessionEvent('assumed'),
       onRefused: () => sessionEvent('refused'),
     }))(options),

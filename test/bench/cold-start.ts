@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FUNCTION_HANDLERS, FUNCTION_MODULES, type ModuleBundle } from '../../infra/cdk/bundling';
-import { parseHandler } from '#shared/routes/route';
+import { handlerOf, parseHandler } from '#shared/routes/route';
+import { actsForOrganizations, TENANT_ROLE_VARIABLES } from '#shared/tenancy/policies';
+import { routes, SCHEDULED_JOBS } from '../../functions/resources';
 import { bundleFunctions, entryFileOf, readWith } from '../support/bundles';
 import { median } from './timing';
 
@@ -61,22 +63,42 @@ const SAMPLED = ['leads/handlers', 'products/handlers', 'inquiries/handlers'];
 const YARDSTICKS = ['bench/handler-floor', 'bench/handler-floor-write', 'bench/handler-floor-without-powertools', 'bench/mcp-sdk'];
 
 /**
- * What Lambda sets besides, by bundle: the handler it imports (`_HANDLER`), by which a write route's function loads its
- * write path at import (shared/http/api-handler.ts). The write floor is imported as a write route's function.
+ * The bundles whose functions act for organizations (a keyed route's, a job that signs as a tenant): the stack gives
+ * them the tenant-data role (infra/cdk/tenant-data-role.ts), by which they load STS at import
+ * (shared/tenancy/credentials.ts). A module deployed by several functions is imported as its functions that do. The
+ * floors are a keyed read and a keyed write route's.
  */
-const HANDLER_ENV: Record<string, Record<string, string>> = { 'bench/handler-floor-write': { _HANDLER: 'handler-floor-write.createLeadHandler' } };
+const ACTING_BUNDLES = new Set([
+  ...routes.filter(actsForOrganizations).map((route) => parseHandler(handlerOf(route)).module),
+  ...SCHEDULED_JOBS.filter((job) => job.signsAsTenant).map((job) => parseHandler(job.handler).module),
+  'bench/handler-floor',
+  'bench/handler-floor-write',
+  'bench/handler-floor-without-powertools',
+]);
+
+/**
+ * What Lambda sets besides, by bundle: the handler it imports (`_HANDLER`), by which a write route's function loads its
+ * write path at import (shared/http/api-handler.ts), and the tenant-data role where the stack gives it (above). The
+ * write floor is imported as a write route's function.
+ */
+const envOf = (name: string): Record<string, string> => ({
+  ...(name === 'bench/handler-floor-write' ? { _HANDLER: 'handler-floor-write.createLeadHandler' } : {}),
+  ...(ACTING_BUNDLES.has(name) ? { [TENANT_ROLE_VARIABLES.role]: 'arn:aws:iam::111111111111:role/bench' } : {}),
+});
 
 /** Every Powertools module the functions import, each resolved to ./without-powertools.ts for the floor without it. */
 const POWERTOOLS_MODULES = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/logger/middleware', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/metrics/middleware'];
 
 /**
- * The bytes a write route's function reads at import besides its bundle's import: its write path chunk
- * (shared/http/write-path.ts) and what that imports.
+ * The bytes a bundle's function reads at import besides its bundle's static import: the chunks it loads with a top-level
+ * `await import()` as deployed (`envOf`), and what those import: a write route's write path (shared/http/write-path.ts),
+ * STS where the function acts for organizations (shared/tenancy/sts.ts).
  */
-function writePathBytes(bundle: ModuleBundle): number {
+function awaitedAtImportBytes(name: string, bundle: ModuleBundle): number {
+  const awaited = [...(name === 'bench/handler-floor-write' ? ['write-path'] : []), ...(ACTING_BUNDLES.has(name) ? ['sts'] : [])];
   const atImport = readWith(bundle.dir, bundle.files[0]!);
-  const writePath = bundle.files.filter((file) => /^write-path-[A-Z0-9]{8}\.mjs$/.test(file)).flatMap((file) => [...readWith(bundle.dir, file)]);
-  return [...new Set(writePath)].filter((file) => !atImport.has(file)).reduce((sum, file) => sum + statSync(join(bundle.dir, file)).size, 0);
+  const chunks = bundle.files.filter((file) => awaited.some((chunk) => new RegExp(`^${chunk}-[A-Z0-9]{8}\\.mjs$`).test(file))).flatMap((file) => [...readWith(bundle.dir, file)]);
+  return [...new Set(chunks)].filter((file) => !atImport.has(file)).reduce((sum, file) => sum + statSync(join(bundle.dir, file)).size, 0);
 }
 
 /** How many functions deploy each module's bundle. */
@@ -111,19 +133,19 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     const file = (name: string) => entryFileOf(bundles[name]!);
     const samples = new Map<string, number[]>([['bench/bare-client', []], ...YARDSTICKS.map((name) => [name, []] as [string, number[]]), ...FUNCTION_MODULES.map((h) => [h, []] as [string, number[]])]);
     // One unmeasured import each, so every file is read from the same warm page cache as the baseline's.
-    for (const name of samples.keys()) importTime(file(name), [], HANDLER_ENV[name]);
+    for (const name of samples.keys()) importTime(file(name), [], envOf(name));
     // Each import's ratio to the bare client's import next to it: a slow spell of the machine falls on both of a pair.
     const ratios = new Map<string, number[]>([...samples.keys()].map((name) => [name, []]));
     for (let round = 1; round <= rounds; round++) {
       progress(`cold starts: import round ${round} of ${rounds} (${samples.size} bundles)`);
       for (const [name, times] of samples) {
-        const measured = importTime(file(name), [], HANDLER_ENV[name]);
+        const measured = importTime(file(name), [], envOf(name));
         times.push(measured);
         // The yardsticks beside every function, so they see the machine as the functions do.
         if (name === 'bench/bare-client' || YARDSTICKS.includes(name)) continue;
         let bareMs = measured;
         for (const yardstick of ['bench/bare-client', ...YARDSTICKS]) {
-          const ms = importTime(file(yardstick), [], HANDLER_ENV[yardstick]);
+          const ms = importTime(file(yardstick), [], envOf(yardstick));
           samples.get(yardstick)!.push(ms);
           if (yardstick === 'bench/bare-client') {
             bareMs = ms;
@@ -134,29 +156,28 @@ export async function measureColdStarts({ rounds, progress }: { rounds: number; 
     }
     const baselineMs = median(samples.get('bench/bare-client')!);
     // A bundle's ratio is the median of its paired ratios; its import time, the median of its imports.
-    const yardstick = (name: string): Yardstick => ({ bytes: bundles[name]!.importBytes, importMs: median(samples.get(name)!), ratio: median(ratios.get(name)!) });
+    const yardstick = (name: string): Yardstick => ({ bytes: bundles[name]!.importBytes + awaitedAtImportBytes(name, bundles[name]!), importMs: median(samples.get(name)!), ratio: median(ratios.get(name)!) });
     const functions = FUNCTION_MODULES.map((module) => ({ handler: bundleName(module), module, functions: functionsOf(module), ...yardstick(module) }));
     progress('cold starts: source maps on and off, bundled and runtime SDK');
     const sourceMaps = SAMPLED.map((handler) => {
       const without: number[] = [];
       const withMaps: number[] = [];
       for (let i = 0; i < rounds * 2; i++) {
-        without.push(importTime(file(handler)));
-        withMaps.push(importTime(file(handler), ['--enable-source-maps']));
+        without.push(importTime(file(handler), [], envOf(handler)));
+        withMaps.push(importTime(file(handler), ['--enable-source-maps'], envOf(handler)));
       }
       return { handler, withoutMs: median(without), withMs: median(withMaps) };
     });
     const runtime: number[] = [];
     const bundled: number[] = [];
     for (let i = 0; i < rounds * 2; i++) {
-      runtime.push(importTime(entryFileOf(runtimeSdk)));
-      bundled.push(importTime(file('leads/handlers')));
+      runtime.push(importTime(entryFileOf(runtimeSdk), [], envOf('leads/handlers')));
+      bundled.push(importTime(file('leads/handlers'), [], envOf('leads/handlers')));
     }
     return {
       baseline: { bytes: bundles['bench/bare-client']!.importBytes, importMs: baselineMs },
       floor: yardstick('bench/handler-floor'),
-      // Its bytes with the write path's chunk, which its import awaits (the metafile counts it as loaded with import()).
-      writeFloor: { ...yardstick('bench/handler-floor-write'), bytes: bundles['bench/handler-floor-write']!.importBytes + writePathBytes(bundles['bench/handler-floor-write']!) },
+      writeFloor: yardstick('bench/handler-floor-write'),
       floorWithoutPowertools: yardstick('bench/handler-floor-without-powertools'),
       mcpSdk: yardstick('bench/mcp-sdk'),
       functions,
