@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { apiBaseUrl } from '#shared/http/base-url';
-import { unauthorizedByFunction } from '#shared/http/gateway-responses';
+import { unauthorizedByFunction } from '#shared/http/unauthorized';
 import { routeHandler } from '#shared/http/route-handler';
 import { Answer, EmptyAnswer } from '#shared/http/answer';
 import { CompressibleJson, PER_REQUEST_GZIP_LEVEL } from '#shared/http/compressible-text';

@@ -1,5 +1,7 @@
 import { RETRY_AFTER_SECONDS } from '../auth/usage-plans';
-import { ApiError } from '../errors';
+import { gatewayResponseBody, UNAUTHORIZED } from './unauthorized';
+
+export { gatewayResponseBody, unauthorizedByFunction } from './unauthorized';
 
 /**
  * Errors API Gateway answers by itself, before or instead of a function. The stack installs these
@@ -38,8 +40,7 @@ export interface GatewayResponse {
 }
 
 export const GATEWAY_RESPONSES = {
-  // HTTP's 401 names the scheme the client must use (RFC 9110 §11.6.1; Bearer, RFC 6750 §3).
-  UNAUTHORIZED: { type: 'UNAUTHORIZED', status: 401, message: 'Invalid or expired token', headers: { 'WWW-Authenticate': 'Bearer realm="sales-pipeline"' } },
+  UNAUTHORIZED,
   // The authorizer's policy allows only the methods of the key's scope (shared/auth/scopes.ts): another is refused here.
   ACCESS_DENIED: { type: 'ACCESS_DENIED', status: 403, message: "The API key's scope, or the member's role, does not allow this request", code: 'INSUFFICIENT_SCOPE' },
   // API Gateway calls an unknown route a missing token; for the API's users it is an unknown route.
@@ -69,22 +70,6 @@ export const GATEWAY_RESPONSES = {
   DEFAULT_4XX: { type: 'DEFAULT_4XX', status: 400, message: 'Bad request', code: 'BAD_REQUEST' },
   DEFAULT_5XX: { type: 'DEFAULT_5XX', status: 500, message: 'Internal server error', code: 'INTERNAL_ERROR' },
 } as const satisfies Record<GatewayResponse['type'], GatewayResponse>;
-
-/**
- * The gateway's 401, answered by a function: a credential the gateway's cached answer let through that is refused all
- * the same, answered as the gateway answers one it refuses itself. `challenge` is its WWW-Authenticate.
- */
-export function unauthorizedByFunction(challenge: string = GATEWAY_RESPONSES.UNAUTHORIZED.headers['WWW-Authenticate']): ApiError {
-  const { status, message } = GATEWAY_RESPONSES.UNAUTHORIZED;
-  const error = new ApiError(status, message);
-  error.body = gatewayResponseBody(GATEWAY_RESPONSES.UNAUTHORIZED);
-  error.headers = { 'WWW-Authenticate': challenge };
-  return error;
-}
-
-export function gatewayResponseBody({ status, message, code }: GatewayResponse) {
-  return { success: false, message, error: { status, message, ...(code ? { code } : {}) } };
-}
 
 /**
  * A known path asked with a method it does not take: 405 with the methods it does take in `Allow`. Deployed, an

@@ -6,7 +6,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { refusedUnrun, ValidationError } from '../errors';
-import { unauthorizedByFunction } from './gateway-responses';
+import { unauthorizedByFunction } from './unauthorized';
 import { AUDIENCE_BOUND } from '../auth/tokens';
 import { memberSessionChecks, memberSessionOf } from './member-session';
 import { clock } from '../clock';
