@@ -148,7 +148,7 @@ describe('the bundled functions', () => {
       // a bulk enrolment's start (and the enrolment queue's client) and its read, likewise.
       const automations = ['./esm-<hash>.mjs', './jobs-<hash>.mjs', './preview-<hash>.mjs', './start-<hash>.mjs', './start-<hash>.mjs', './stops-<hash>.mjs', ...sqs, ...sqs];
       // The step runner's texting, Scheduler and step-queue clients, each at its first use (RUNNER_LAZY_CLIENTS).
-      const runner = ['./end-user-messaging-send-<hash>.mjs', './scheduler-calls-<hash>.mjs', ...sqs];
+      const runner = ['./end-user-messaging-send-<hash>.mjs', './scheduler-calls-<hash>.mjs', ...sqs, './automated-<hash>.mjs'];
       const own = { 'automations/handlers': automations, 'automations/runner-handler': runner, 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'], 'webhooks/deliver': sqs, 'webhooks/handlers': sqs }[module] ?? [];
       // STS, at the first AssumeRole where the function is not given the tenant-data role (shared/tenancy/credentials.ts).
       const sts = ['./sts-<hash>.mjs'];
@@ -208,7 +208,7 @@ describe('the bundled functions', () => {
     }
   });
 
-  it('loads the automation runner’s Scheduler and End User Messaging clients at the first schedule and the first text, from chunks its import does not parse', () => {
+  it('loads the automation runner’s Scheduler and End User Messaging clients at the first schedule and the first text, and its automated texts at the first text, from chunks its import does not parse', () => {
     const runner = bundles['automations/runner-handler']!;
     for (const client of RUNNER_LAZY_CLIENTS) {
       const of = (inputs: Record<string, number>) => Object.keys(inputs).filter((input) => input.includes(`node_modules/${client}/`));
@@ -217,6 +217,9 @@ describe('the bundled functions', () => {
       // The client and the commands it sends, not every command of its package.
       expect(of(runner.inputs).filter((input) => input.includes('/commands/')).length, client).toBeLessThanOrEqual(2);
     }
+    // Nor the automated texts themselves, which a step that texts no one never runs.
+    expect(Object.keys(runner.inputs)).toContain('functions/sms/automated.ts');
+    expect(Object.keys(runner.importInputs).filter((input) => input.startsWith('functions/sms/'))).toEqual([]);
   });
 
   it('names the reference page’s renderer from build time: the page’s function ships no script and hashes none', async () => {

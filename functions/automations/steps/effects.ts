@@ -4,7 +4,7 @@ import { insertIfAbsent, type TransactWrite } from '#shared/store/transact';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { addLeadActivity, updateLead } from '../../leads/rules';
 import { getMember } from '../../organization/member-store';
-import { notifyMember, sendAutomatedSms, type AutomatedSmsOutcome } from '../../sms/automated';
+import type { AutomatedSmsOutcome } from '../../sms/automated';
 import { postSigned } from '../../webhooks/post';
 import { unhandledStep, type Step, type StepOf } from './schema';
 import type { AutomationDefinition } from '../catalog';
@@ -59,6 +59,14 @@ async function onceForStep(claimed: ClaimedStep, write: (also: TransactWrite[]) 
   return { status: 'DONE', result: {} };
 }
 
+/**
+ * The automated texts (sms/automated.ts: the thread, its records and the sender, and the inquiry code a thread reads),
+ * loaded at the runner's first text to a lead or a member, once per container, as its End User Messaging client is
+ * (sms/end-user-messaging.ts): a step that posts a webhook, notes or sets a status never parses them.
+ */
+let automatedSms: Promise<typeof import('../../sms/automated')> | undefined;
+const loadAutomatedSms = () => (automatedSms ??= import('../../sms/automated'));
+
 /** Why an SMS step failed, by its refusal: the provider refused the text, or never said it took it (it is not sent again). */
 const SMS_FAILURES: Readonly<Record<string, string>> = { FAILED: 'provider refused the SMS', NOT_CONFIRMED: 'not confirmed sent', NO_PHONE: 'lead has no phone' };
 
@@ -79,6 +87,7 @@ function smsOutcome(outcome: AutomatedSmsOutcome): EffectOutcome | typeof RUN_MO
 async function sendSmsStep(claimed: ClaimedStep, body: string): Promise<EffectOutcome | typeof RUN_MOVED> {
   const { context, run, index, atMs } = claimed;
   const { organizationId, organization } = context;
+  const { sendAutomatedSms } = await loadAutomatedSms();
   const outcome = await sendAutomatedSms({
     organizationId,
     leadId: run.leadId,
@@ -96,6 +105,7 @@ async function notifyMemberStep(claimed: ClaimedStep, step: StepOf<'notify_membe
   const body = renderTemplate(step.template, templateValues(context, { firstName: member?.firstName ?? null }));
   const markerKey = runKeys.stepMarker(run.organizationId, run.id, index);
   const also = [memberCapWrite(context.organizationId, step.memberId, context.organization.timezone, atMs)];
+  const { notifyMember } = await loadAutomatedSms();
   const outcome = await notifyMember({ organizationId: context.organizationId, memberId: step.memberId, body, markerKey, also });
   if (outcome.sent) return { status: 'DONE', result: { smsId: outcome.smsId } };
   // The member's texts of the day are at their cap: this one is skipped, and the run goes on, as for a lead's.
