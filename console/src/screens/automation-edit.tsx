@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
@@ -28,6 +29,17 @@ async function subjectsOf(automation: Automation, signal: AbortSignal): Promise<
 
 /** The steps whose words the owner writes: the texts sent to the lead. */
 const isText = (step: AutomationStep) => step.type === 'send_sms';
+
+/** A part of the screen with its heading, offered only where `shown` (the member's role may send its request). */
+function Part({ shown, id, title, children }: { shown: boolean; id: string; title: string; children: ComponentChildren }) {
+  if (!shown) return null;
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
 
 /**
  * The texts an automation sends, written by the owner (PATCH: a new version; runs already started keep theirs), what
@@ -73,67 +85,58 @@ export function EditAutomation({ automation, onChanged }: { automation: Automati
 
   return (
     <>
-      {texts.length > 0 && may('PATCH /v1/automations/{automationId}') && (
-        <section aria-labelledby="texts-heading">
-          <h2 id="texts-heading">Texts it sends</h2>
-          <p class="hint">
-            <code>{'{{lead.firstName|there}}'}</code> is the lead’s first name (or “there”); a part in <code>[[…]]</code> is yours to write before it can be switched on.
-          </p>
-          <form class="stack" onSubmit={save}>
-            {texts.map((text, at) => (
-              <div class="field" key={text.index}>
-                <label for={`text-${text.index}`}>Text {texts.length > 1 ? at + 1 : ''}</label>
-                <textarea id={`text-${text.index}`} rows={4} value={drafts[at]} onInput={(e) => setDrafts(drafts.map((draft, other) => (other === at ? e.currentTarget.value : draft)))} />
-              </div>
-            ))}
-            <button type="submit" class="primary" disabled={busy || !changed || drafts.some((draft) => !draft.trim())}>
-              Save texts
-            </button>
-          </form>
-        </section>
-      )}
-      {may('POST /v1/automations/{automationId}/preview') && (
-        <section aria-labelledby="preview-heading">
-          <h2 id="preview-heading">Preview</h2>
-          <p>What it would do for {onAppointments ? 'an appointment’s lead' : 'a lead'} enrolled now, its texts as they would read. Nothing is sent.</p>
-          <form class="inline-form" onSubmit={showPreview}>
-            <div class="field">
-              <label for="preview-for">{onAppointments ? 'Appointment' : 'Lead'}</label>
-              <select id="preview-for" value={subjectId} onChange={(e) => setSubjectId(e.currentTarget.value)}>
-                {(subjects.data ?? []).map(({ id, label }) => (
-                  <option key={id} value={id}>
-                    {label}
-                  </option>
-                ))}
-              </select>
+      <Part shown={texts.length > 0 && may('PATCH /v1/automations/{automationId}')} id="texts" title="Texts it sends">
+        <p class="hint">
+          <code>{'{{lead.firstName|there}}'}</code> is the lead’s first name (or “there”); a part in <code>[[…]]</code> is yours to write before it can be switched on.
+        </p>
+        <form class="stack" onSubmit={save}>
+          {texts.map((text, at) => (
+            <div class="field" key={text.index}>
+              <label for={`text-${text.index}`}>Text {texts.length > 1 ? at + 1 : ''}</label>
+              <textarea id={`text-${text.index}`} rows={4} value={drafts[at]} onInput={(e) => setDrafts(drafts.map((draft, other) => (other === at ? e.currentTarget.value : draft)))} />
             </div>
-            <button type="submit" disabled={busy || !subject}>
-              Preview
-            </button>
-          </form>
-          {preview && (
-            <ol class="preview">
-              {preview.steps.map((step) => (
-                <li key={step.index}>
-                  {step.dueAt ? `${when(step.dueAt)}: ` : ''}
-                  {step.sms ? `text to ${step.sms.to ?? 'no phone'}: “${step.sms.body}” (${step.sms.characters} characters)` : step.type.replaceAll('_', ' ')}
-                  {step.deferredBy === 'QUIET_HOURS' && ', held for the quiet hours'}
-                  {step.skipped && `, skipped: ${step.skipped}`}
-                  {step.failure && `, would fail: ${step.failure}`}
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
-      )}
-      {may('DELETE /v1/automations/{automationId}') && (
-        <section aria-labelledby="delete-heading">
-          <h2 id="delete-heading">Delete</h2>
-          <button type="button" class="danger" disabled={busy} onClick={remove}>
-            Delete automation
+          ))}
+          <button type="submit" class="primary" disabled={busy || !changed || drafts.some((draft) => !draft.trim())}>
+            Save texts
           </button>
-        </section>
-      )}
+        </form>
+      </Part>
+      <Part shown={may('POST /v1/automations/{automationId}/preview')} id="preview" title="Preview">
+        <p>What it would do for {onAppointments ? 'an appointment’s lead' : 'a lead'} enrolled now, its texts as they would read. Nothing is sent.</p>
+        <form class="inline-form" onSubmit={showPreview}>
+          <div class="field">
+            <label for="preview-for">{onAppointments ? 'Appointment' : 'Lead'}</label>
+            <select id="preview-for" value={subjectId} onChange={(e) => setSubjectId(e.currentTarget.value)}>
+              {(subjects.data ?? []).map(({ id, label }) => (
+                <option key={id} value={id}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" disabled={busy || !subject}>
+            Preview
+          </button>
+        </form>
+        {preview && (
+          <ol class="preview">
+            {preview.steps.map((step) => (
+              <li key={step.index}>
+                {step.dueAt ? `${when(step.dueAt)}: ` : ''}
+                {step.sms ? `text to ${step.sms.to ?? 'no phone'}: “${step.sms.body}” (${step.sms.characters} characters)` : step.type.replaceAll('_', ' ')}
+                {step.deferredBy === 'QUIET_HOURS' && ', held for the quiet hours'}
+                {step.skipped && `, skipped: ${step.skipped}`}
+                {step.failure && `, would fail: ${step.failure}`}
+              </li>
+            ))}
+          </ol>
+        )}
+      </Part>
+      <Part shown={may('DELETE /v1/automations/{automationId}')} id="delete" title="Delete">
+        <button type="button" class="danger" disabled={busy} onClick={remove}>
+          Delete automation
+        </button>
+      </Part>
     </>
   );
 }
