@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createOrganizationWithKey } from '../infra/demo/organization';
 import { entitiesOfChanges, resources, routes } from '../functions/resources';
 import { DockerImage } from 'aws-cdk-lib';
-import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, LAZY_CHUNK_BYTES, moduleBundling, type ModuleBundle } from '../infra/cdk/bundling';
+import { bundledHandler, FUNCTION_HANDLERS, FUNCTION_MODULES, functionBundlesIn, LAZY_CHUNK_BYTES, moduleBundling, type ModuleBundle } from '../infra/cdk/bundling';
 import { bundleBudget, bundleFunctions, ENCRYPTION_SDK_MODULES, entryFileOf, readWith, NUMBERING_PLAN_MODULES, RUNNER_LAZY_CLIENTS } from './support/bundles';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { startReceiver } from './support/receiver';
@@ -22,9 +22,8 @@ process.env.PUBLIC_BASE_URL = 'https://api.example.com';
 
 let bundles: Record<string, ModuleBundle> = {};
 /**
- * The cloud assembly the stack's bundler stages assets in (in the project, as cdk.out is), and each module's asset
- * staged there; this file's own build beside the stack's (`function-bundles`), at the same depth, so the chunks' names
- * (hashes of their code and maps, whose sources are named relative to them) are the same in both.
+ * The cloud assembly the stack's bundler stages assets in (in the project, as cdk.out is), the one build it stages
+ * from (`function-bundles`), which this file measures and runs, and each module's asset staged there.
  */
 let assembly = '';
 let outDir = '';
@@ -38,13 +37,13 @@ const staged = (module: string, files: readonly string[] = []) => {
 };
 
 /** Bundles every handler module as the stack does, and stages each module's asset as the stack's bundler does. */
-// Every function bundled, as the stack bundles them: a minute alone on two cores, and past the suite's two minutes for a
-// hook beside two other test files on a slower machine of CI's kind.
+// Every function bundled once, by the stack's own bundler: its build is what each staged asset copies, so a second
+// build to measure would cost as much again (half a minute alone on two cores, minutes beside the other test files).
 beforeAll(() => {
   mkdirSync('test-results', { recursive: true });
   assembly = mkdtempSync(join('test-results', 'assembly-'));
-  outDir = join(assembly, 'measured-bundles');
-  bundles = bundleFunctions(outDir);
+  outDir = join(assembly, 'function-bundles');
+  bundles = functionBundlesIn(assembly);
   for (const module of FUNCTION_MODULES) assets.set(module, staged(module));
 }, 300_000);
 afterAll(() => {

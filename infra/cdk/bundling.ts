@@ -248,8 +248,11 @@ const built = new Map<string, Record<string, ModuleBundle>>();
  * sources relative to the project, wherever it is checked out (a map is part of its asset's hash); removed when the
  * process exits, when CDK has copied what it deploys.
  */
-function bundledModules(stagingDir: string): Record<string, ModuleBundle> {
-  const outdir = join(dirname(stagingDir), 'function-bundles');
+const bundledModules = (stagingDir: string): Record<string, ModuleBundle> => functionBundlesIn(dirname(stagingDir));
+
+/** The one build of every function module that the stack's bundler stages from, in a cloud assembly's directory. */
+export function functionBundlesIn(assemblyDir: string): Record<string, ModuleBundle> {
+  const outdir = join(assemblyDir, 'function-bundles');
   if (!built.has(outdir)) {
     rmSync(outdir, { recursive: true, force: true });
     process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
