@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { runAdmin } from '../../infra/admin/admin';
 
 const exec = promisify(execFile);
 
@@ -19,7 +20,15 @@ export async function adminAt({ dynamoPort, tableName }: LocalTable, ...args: st
   );
 }
 
-/** Runs the admin CLI against this test file's table in the test DynamoDB Local. */
+/**
+ * Runs the admin CLI's command against this test file's table, in this process (the CLI's own code, without a process
+ * and a module graph started for each command): the file's environment already points the shared code at it.
+ * `adminAt` runs the script itself, as `npm run admin` does.
+ */
 export async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return adminAt({ dynamoPort: new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!).port, tableName: process.env.TABLE_NAME! }, ...args);
+  return runAdmin(args, {
+    configure: ({ TABLE_NAME }) => {
+      if (TABLE_NAME !== process.env.TABLE_NAME) throw new Error(`The admin CLI in process works on this file's table, not ${TABLE_NAME}: use adminAt`);
+    },
+  });
 }
