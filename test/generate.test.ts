@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { failureText, runWriters, type Writer } from '../infra/generate/writers';
 
@@ -42,4 +44,14 @@ describe('npm run generate', () => {
     expect(written.map((path) => path.href)).toEqual([new URL('old.txt', at).href]);
     expect(failures).toEqual([]);
   });
+
+  // The integrations' packages are CommonJS (n8n's and Zapier's own), so tsx reads their generators, and every module
+  // of the API they import, as CommonJS, where a module that awaits at its top level does not compile. Vitest reads
+  // them as ES modules, so only their own loading, as the runner loads them, shows it.
+  it('loads the integrations’ generators as its runner does, in tsx’s module graph', async () => {
+    const script = `import { tsImport } from 'tsx/esm/api'; for (const generator of ['./integrations/zapier/generate.ts', './integrations/n8n/tools/generate.ts']) await tsImport(generator, import.meta.url);`;
+    const { stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() });
+    expect(stderr).toBe('');
+  });
 });
+

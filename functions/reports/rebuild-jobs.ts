@@ -9,7 +9,8 @@ import { setFields } from '#shared/store/update-fields';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { REPORT_ENTITIES, reportKeys } from './entity';
 import { rebuildReports, type RebuildProgress } from './rebuild';
-import { REBUILD_WORKER_TIMEOUT_SECONDS, type ReportRebuildJob } from './rebuild-queue';
+import { JOB_WORKER_TIMEOUT_SECONDS } from '#shared/job-queue';
+import type { ReportRebuildJob } from './rebuild-queue';
 import { ReportRebuild, type RebuildStatus } from './rebuild-schema';
 
 /** How long a recount's record is kept after it started, to be read back. */
@@ -19,7 +20,7 @@ const KEPT_DAYS = 30;
  * How long a recount holds the organization's one place, unless it ends first: longer than its worker may run, so a
  * worker that died (its message handed again later) cannot leave the organization unable to start another for good.
  */
-export const REBUILD_LEASE_MS = 2 * REBUILD_WORKER_TIMEOUT_SECONDS * 1000;
+export const REBUILD_LEASE_MS = 2 * JOB_WORKER_TIMEOUT_SECONDS * 1000;
 
 /** Progress is written at most this many times while writing (and at each change of phase): a recount's own writes stay few. */
 const PROGRESS_WRITES = 50;

@@ -10,7 +10,7 @@ import { activeRebuildId, finish, iso, REBUILD_LEASE_MS, toItem } from './rebuil
 import { reportRebuilds, type ReportRebuildJob } from './rebuild-queue';
 import type { ReportRebuild } from './rebuild-schema';
 
-const seam = queueSeam<ReportRebuildJob>(reportRebuilds.environment.queueUrl, 'report recount');
+const seam = queueSeam<ReportRebuildJob>(reportRebuilds.environment.queueUrl, reportRebuilds.local.what);
 
 /** Where recounts wait for the worker: the SQS queue deployed, the in-process queue `npm start` installs. */
 export const reportRebuildQueue = seam.queue;

@@ -102,7 +102,9 @@ export function tenantCredentials({ deployment, own, sts, onAssume, onRefused, n
  */
 let stsModule: Promise<typeof import('./sts')> | undefined;
 const loadSts = () => (stsModule ??= import('./sts'));
-if (process.env[TENANT_ROLE_VARIABLES.role]) await loadSts();
+// Started at import, not awaited there: the function's init goes on to ask for its first request while it loads, and
+// this module stays loadable where top-level await is not (the integrations' generators read the routes as CommonJS).
+if (process.env[TENANT_ROLE_VARIABLES.role]) void loadSts();
 
 let sts: STSClient | undefined;
 

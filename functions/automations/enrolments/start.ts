@@ -9,7 +9,7 @@ import { finishEnrolment, iso, toEnrolmentItem } from './jobs';
 import { automationEnrolments, type EnrolmentJob } from './queue';
 import type { Enrolment, StartEnrolmentBody } from './schema';
 
-const seam = queueSeam<EnrolmentJob>(automationEnrolments.environment.queueUrl, 'bulk enrolment');
+const seam = queueSeam<EnrolmentJob>(automationEnrolments.environment.queueUrl, automationEnrolments.local.what);
 
 /** Where enrolments wait for the worker: the SQS queue deployed, the in-process queue `npm start` installs. */
 export const enrolmentQueue = seam.queue;
