@@ -92,7 +92,7 @@ export function EditAutomation({ automation, onChanged }: { automation: Automati
         <form class="stack" onSubmit={save}>
           {texts.map((text, at) => (
             <div class="field" key={text.index}>
-              <label for={`text-${text.index}`}>Text {texts.length > 1 ? at + 1 : ''}</label>
+              <label for={`text-${text.index}`}>{texts.length > 1 ? `Text ${at + 1}` : 'Text'}</label>
               <textarea id={`text-${text.index}`} rows={4} value={drafts[at]} onInput={(e) => setDrafts(drafts.map((draft, other) => (other === at ? e.currentTarget.value : draft)))} />
             </div>
           ))}

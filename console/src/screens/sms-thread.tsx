@@ -16,10 +16,13 @@ export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string })
   const [draft, setDraft] = useState('');
   const [busy, run] = useAction();
   const loaded = useLoad((signal) => answer(api.GET('/v1/sms', { params: { query: { leadId: lead.id, limit: 100 } }, signal })), [lead.id]);
-  // Who sent each text: its user's member, by name (a business has a few members: the list's first page holds them).
-  const members = useLoad((signal) => answer(api.GET('/v1/organization/members', { params: { query: { limit: 100 } }, signal })), []);
-  const senders = new Map((members.data?.members ?? []).flatMap((member) => (member.user ? [[member.user.id, `${member.firstName} ${member.lastName}`] as const] : [])));
   const myUserId = session?.member.user?.id;
+  const messages = [...(loaded.data?.messages ?? [])].reverse();
+  // Who sent each text: another member's by name, read only when another member sent one (a business has a few
+  // members: the list's first page holds them).
+  const othersSent = messages.some((sms) => sms.direction === 'OUTBOUND' && !sms.automationRunId && sms.userId !== null && sms.userId !== myUserId);
+  const members = useLoad((signal) => (othersSent ? answer(api.GET('/v1/organization/members', { params: { query: { limit: 100 } }, signal })) : Promise.resolve(undefined)), [othersSent]);
+  const senders = new Map((members.data?.members ?? []).flatMap((member) => (member.user ? [[member.user.id, `${member.firstName} ${member.lastName}`] as const] : [])));
   const sender = (sms: Sms) => {
     if (sms.direction === 'INBOUND') return leadName(lead);
     if (sms.automationRunId) return 'Automation';
@@ -27,7 +30,6 @@ export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string })
     if (sms.userId === myUserId) return 'You';
     return senders.get(sms.userId) ?? 'A member';
   };
-  const messages = [...(loaded.data?.messages ?? [])].reverse();
   const replyTo = threadId ?? messages.at(-1)?.messageThreadId;
   const cannotText = lead.smsOptedOut ? 'This lead opted out of texts.' : !lead.phone ? 'This lead has no phone number.' : null;
 
@@ -36,10 +38,9 @@ export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string })
     const text = draft.trim();
     // A retry of the same words keeps its Idempotency-Key (the door's), so a send that did go out is not sent twice.
     void run(async () => {
-      const userId = myUserId;
-      if (!userId) throw new Error('Your member has no user to send texts as.');
+      if (!myUserId) throw new Error('Your member has no user to send texts as.');
       const { sms } = await answer(
-        api.POST('/v1/sms', { body: { userId, leadId: lead.id, message: text, ...(replyTo ? { messageThreadId: replyTo } : {}) } }),
+        api.POST('/v1/sms', { body: { userId: myUserId, leadId: lead.id, message: text, ...(replyTo ? { messageThreadId: replyTo } : {}) } }),
       );
       loaded.set({ ...loaded.data!, messages: [sms, ...(loaded.data?.messages ?? [])] });
       setDraft('');
