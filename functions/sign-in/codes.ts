@@ -6,7 +6,7 @@ import { newId } from '#shared/ids';
 import { logger } from '#shared/observability';
 import { TTL_ATTRIBUTE } from '#shared/table';
 import { readItem } from '#shared/store/read-item';
-import { conditionNotHeld, deleteIfStill, writeAlone, writeAloneWhereHolds } from '#shared/store/transact';
+import { conditionNotHeld, deleteIfStill, heldCondition, writeAlone, writeAloneWhereHolds } from '#shared/store/transact';
 import { setFields } from '#shared/store/update-fields';
 import { hashToken, sameSecret } from '#shared/auth/tokens';
 import { smsSender } from '../sms/sender';
@@ -67,7 +67,7 @@ export async function sendAskedCode({ askId, phone, requestedAt }: SignInCodeJob
     createdAt: new Date(atMs).toISOString(),
   });
   // Marked texted, unless a newer ask replaced the code meanwhile (its own mark is its own).
-  await writeAloneWhereHolds(setFields(key, { textedAt: new Date(atMs).toISOString() }, { condition: stillTheCode(codeHash), onConditionFailed: conditionNotHeld }));
+  await writeAloneWhereHolds(setFields(key, { textedAt: new Date(atMs).toISOString() }, { condition: heldCondition(['codeHash', codeHash]), onConditionFailed: conditionNotHeld }));
   logger.info('sign-in code sent', { organizationId: first.organization.id, memberId: first.member.id });
 }
 
@@ -89,15 +89,12 @@ export async function useSignInCode(phone: string, code: string, organizationId:
     throw invalidCode();
   }
   const memberships = await membershipsOf(phone);
-  const chosen = organizationId === undefined ? (memberships.length === 1 ? memberships[0] : undefined) : memberships.find(({ organization }) => organization.id === organizationId);
-  if (!chosen && organizationId === undefined && memberships.length > 1) throw chooseOrganization(memberships);
+  if (organizationId === undefined && memberships.length > 1) throw chooseOrganization(memberships);
+  const chosen = organizationId === undefined ? memberships[0] : memberships.find(({ organization }) => organization.id === organizationId);
   if (!chosen) throw invalidCode();
   await writeAlone(deleteIfStill(key, ['codeHash', Item.codeHash], invalidCode));
   return chosen;
 }
-
-/** The condition that the code item is still the code of this hash (a newer code replaced it otherwise). */
-const stillTheCode = (codeHash: string) => ({ expression: 'codeHash = :hash', values: { ':hash': codeHash } });
 
 /** One more wrong attempt at the code read; at its last, the code goes (still the code read: a new one is left alone). */
 async function countWrongCode(key: { pk: string; sk: string }, codeHash: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { config } from '#shared/config';
+import { TTL_ATTRIBUTE } from '#shared/table';
 import { dynamo } from '#shared/dynamo';
 import { hashToken } from '#shared/auth/tokens';
 import { useTestApi } from '../../test/support/api';
@@ -83,7 +84,9 @@ describe('a sign-in code, as the worker makes it', () => {
     expect([await storedCode(stranger), lastTextTo(stranger)], 'nothing kept or texted for a phone of no member').toEqual([undefined, undefined]);
     const code = codeOf(phone);
     const expiresAt = iso(api.clock.now() + SIGN_IN_CODE.lifetimeMinutes * 60_000);
-    expect(await storedCode(phone)).toMatchObject({ entity: 'SIGN_IN_CODE', attempts: 0, askId: 'ask-of-member', expiresAt, textedAt: nowIso() });
+    // Kept by DynamoDB until its end, in whole seconds, at the latest (TTL deletes only what has expired).
+    const ttl = Math.ceil(api.clock.now() / 1000) + SIGN_IN_CODE.lifetimeMinutes * 60;
+    expect(await storedCode(phone)).toMatchObject({ entity: 'SIGN_IN_CODE', attempts: 0, askId: 'ask-of-member', expiresAt, textedAt: nowIso(), [TTL_ATTRIBUTE]: ttl });
     expect(lastTextTo(phone)).toEqual({ organizationId, messageId: expect.stringMatching(/^message_[0-9A-HJKMNP-TV-Z]{26}$/), inquiryId: '', threadId: '', userId: null, memberId: member.id, from: null, to: phone, body: signInText(code), createdAt: nowIso() });
     const lines = written.flatMap((line): Record<string, unknown>[] => (line.startsWith('{') ? [JSON.parse(line)] : []));
     expect(lines.filter((line) => line.message === 'sign-in code sent')).toEqual([expect.objectContaining({ level: 'INFO', organizationId, memberId: member.id })]);
@@ -93,6 +96,16 @@ describe('a sign-in code, as the worker makes it', () => {
     // Each text is a message of its own.
     await sendAskedCode(askFor(phone));
     expect(new Set(sentLocally.filter((sms) => sms.to === phone).map((sms) => sms.messageId)).size).toBe(2);
+  });
+
+  it('drops an ask as old as a code’s life (one that waited out an outage), and texts one a millisecond younger', async () => {
+    const { phone } = await memberWithPhone();
+    const lifeMs = SIGN_IN_CODE.lifetimeMinutes * 60_000;
+    await sendAskedCode({ askId: 'stale', phone, requestedAt: iso(api.clock.now() - lifeMs) });
+    expect([await storedCode(phone), textsTo(phone)]).toEqual([undefined, 0]);
+    await sendAskedCode({ askId: 'in-time', phone, requestedAt: iso(api.clock.now() - lifeMs + 1) });
+    expect(textsTo(phone)).toBe(1);
+    expect(await storedCode(phone)).toMatchObject({ askId: 'in-time', textedAt: nowIso() });
   });
 
   it('fails the ask whole when the store fails any of its calls, so the queue hands it again; handed again, it texts a code that signs in', async () => {
@@ -115,6 +128,8 @@ describe('a sign-in code, as the worker makes it', () => {
     const earlier = settled(sendAskedCode(askFor(phone, 'earlier')));
     await held.reached;
     const earlierCode = codeOf(phone);
+    // A second later, so the earlier ask's mark, were it written, would show its own time.
+    await api.clock.advanceTo(api.clock.now() + 1_000);
     await sendAskedCode(askFor(phone, 'later'));
     const laterCode = codeOf(phone);
     held.release();
@@ -129,6 +144,19 @@ describe('a sign-in code, as the worker makes it', () => {
 });
 
 describe('a sign-in code, used', () => {
+  it('signs in until its end, to the millisecond, and is a wrong code from then, while its item is still kept', async () => {
+    const lifeMs = SIGN_IN_CODE.lifetimeMinutes * 60_000;
+    const { phone, member } = await memberWithPhone();
+    const lastMoment = await textedCode(phone);
+    await api.clock.advanceTo(api.clock.now() + lifeMs - 1);
+    expect((await useSignInCode(phone, lastMoment, undefined)).member.id).toBe(member.id);
+
+    const expired = await textedCode(phone);
+    await api.clock.advanceTo(api.clock.now() + lifeMs);
+    expect(await storedCode(phone), 'not yet deleted by its TTL').toBeDefined();
+    expect(how(await settled(useSignInCode(phone, expired, undefined)))).toBe('INVALID_CODE');
+  });
+
   it('names the organizations to choose from, refuses one named that is none of the phone’s as a wrong code, and signs in to the one named', async () => {
     const phone = newPhone();
     const ours = [await memberWithPhone(phone), await memberWithPhone(phone)];

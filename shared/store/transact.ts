@@ -33,14 +33,17 @@ export function deleteItem(key: Key, onMissing?: () => Error): TransactWrite {
 }
 
 /** The condition that an item's `attribute` still holds `value`, as it was read (which a missing item does not). */
-export const stillHolds = ([attribute, value]: readonly [string, unknown]) => ({
-  ConditionExpression: `#${attribute} = :${attribute}`,
-  ExpressionAttributeNames: { [`#${attribute}`]: attribute },
-  ExpressionAttributeValues: { [`:${attribute}`]: value },
+export const heldCondition = ([attribute, value]: readonly [string, unknown]): Condition => ({
+  expression: `#${attribute} = :${attribute}`,
+  names: { [`#${attribute}`]: attribute },
+  values: { [`:${attribute}`]: value },
 });
 
 /** A condition as a write's expression, names and values. */
 const asExpression = ({ expression, names, values }: Condition) => ({ ConditionExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values });
+
+/** `heldCondition` as a write's expression, names and values. */
+export const stillHolds = (held: readonly [string, unknown]) => asExpression(heldCondition(held));
 
 /**
  * A Delete only while the item still holds what was read: an attribute's value (`['role', 'ADMIN']`), or a condition
