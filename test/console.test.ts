@@ -608,6 +608,30 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect([saved.version, saved.steps.find((step) => step.type === 'send_sms')!.template]).toEqual([made.version + 1, written]);
     await page.getByRole('switch', { name: 'On' }).click();
     await expect.poll(async () => (await review())!.isEnabled).toBe(true);
+    // When it runs and stops: its wait (two hours, as the recipe has it) made a day, its texts kept to weekdays from
+    // 09:00 until 17:30, and a run stopped by a member's own text too. A refused value is named and nothing saved.
+    const rules = page.locator('section[aria-labelledby="rules-heading"]');
+    expect([await rules.getByLabel('How long').inputValue(), await rules.getByLabel('Unit').inputValue()]).toEqual(['2', 'hours']);
+    await rules.getByLabel('How long').fill('1');
+    await rules.getByLabel('Unit').selectOption('days');
+    await rules.getByLabel('From (HH:MM)').fill('09:00');
+    await rules.getByLabel('Until (HH:MM, 24:00 the day’s end)').fill('08:00');
+    for (const day of ['Sat', 'Sun']) await rules.getByRole('checkbox', { name: day, exact: true }).uncheck();
+    await rules.getByRole('checkbox', { name: 'A team member texted the lead' }).check();
+    const before = (await review())!.version;
+    await rules.getByRole('button', { name: 'Save when it runs' }).click();
+    await page.getByRole('alert').getByText('allowedUntil must be after allowedFrom', { exact: false }).first().waitFor();
+    expect((await review())!.version).toBe(before);
+    await rules.getByLabel('Until (HH:MM, 24:00 the day’s end)').fill('17:30');
+    await rules.getByRole('button', { name: 'Save when it runs' }).click();
+    await page.getByText('Saved. Runs already started keep the waits, hours and stops they started with.').waitFor();
+    const ruled = (await client.get(`/v1/automations/${made.id}`)).body.automation;
+    expect([ruled.version, ruled.steps[0], ruled.quietHours, ruled.stopWhen]).toEqual([
+      before + 1,
+      { type: 'wait', duration: 'P1D' },
+      { allowedFrom: '09:00', allowedUntil: '17:30', days: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'], closedDates: true },
+      expect.arrayContaining(['member.contacted']),
+    ]);
     // Its preview for an appointment's lead (its trigger is an appointment's): the text as that lead would read it, and nothing sent.
     const appointment = ((await client.get('/v1/appointments?limit=25')).body.appointments as { id: string; leadId: string | null }[]).find((each) => each.leadId)!;
     const lead = (await client.get(`/v1/leads/${appointment.leadId}`)).body.lead as { id: string; firstName: string | null };

@@ -31,7 +31,7 @@ async function subjectsOf(automation: Automation, signal: AbortSignal): Promise<
 const isText = (step: AutomationStep) => step.type === 'send_sms';
 
 /** A part of the screen with its heading, offered only where `shown` (the member's role may send its request). */
-function Part({ shown, id, title, children }: { shown: boolean; id: string; title: string; children: ComponentChildren }) {
+export function Part({ shown, id, title, children }: { shown: boolean; id: string; title: string; children: ComponentChildren }) {
   if (!shown) return null;
   return (
     <section aria-labelledby={`${id}-heading`}>

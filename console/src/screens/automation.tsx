@@ -10,6 +10,7 @@ import { BulkEnrol, ENROLLABLE } from './bulk-enrol';
 import { leadHref, RunList } from './runs';
 import { useMay } from '../roles';
 import { EditAutomation } from './automation-edit';
+import { AutomationRules } from './automation-rules';
 
 const RUN_FILTERS: [RunStatus | '', string][] = [
   ['', 'Every run'],
@@ -107,6 +108,7 @@ export function AutomationScreen({ automationId }: { automationId: string }) {
               {automation.stopWhen.length > 0 && <p>It stops when: {automation.stopWhen.map((reason) => STOPPED_REASONS[reason]?.toLowerCase() ?? reason).join('; ')}.</p>}
             </section>
             <EditAutomation automation={automation} onChanged={loaded.set} />
+            <AutomationRules automation={automation} onChanged={loaded.set} />
             {ENROLLABLE[automation.trigger.event] && may('POST /v1/automations/{automationId}/enrolments') && <BulkEnrol automation={automation} onDone={() => setRound(round + 1)} />}
             <Runs key={round} automationId={automation.id} />
           </>
