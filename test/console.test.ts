@@ -204,6 +204,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
       ['/settings', 'Settings'],
       ['/settings#members', 'Settings'],
       ['/search?q=a', 'Search'],
+      ['/schedule?view=week', 'Schedule'],
     ];
     const width = 375;
     for (const [path, heading] of screens) {
@@ -565,6 +566,61 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.goto(`${api.url}/console/search?q=zzzzqqq`);
     await page.getByText('No lead matches “zzzzqqq”.').waitFor();
     expect(await page.getByText('No company’s name starts with “zzzzqqq”.').count()).toBe(1);
+    await page.close();
+  });
+
+  it('books a lead from the API’s free times, shows it on the schedule by day and week on the business’s clock, moves it and cancels it, on a phone and a desk', async () => {
+    const { page, client } = await signedInToDemo('+61491570210', { width: 390, height: 844 });
+    const zone = (await client.get('/v1/organization')).body.organization.timezone as string;
+    const lead = (await client.post('/v1/leads', { name: 'Noah Fraser', phone: '+61412555210' })).body.lead;
+    const service = (await client.get('/v1/services?limit=100')).body.services.find((one: { isActive: boolean }) => one.isActive);
+    const slot = (await client.get(`/v1/availability?serviceId=${service.id}`)).body.slots[0] as { startsAt: string; endsAt: string; startsAtLabel: string; memberIds: number[] };
+    const member = (await client.get('/v1/organization/members?limit=100')).body.members.find((one: { id: number }) => one.id === slot.memberIds[0]);
+    const withWhom = `${member.firstName} ${member.lastName}`;
+
+    // Booked from the lead: the earliest free time, held for its member and then booked from the hold.
+    await page.goto(`${api.url}/console/leads/${lead.id}`);
+    await page.getByLabel('Service').selectOption(String(service.id));
+    await page.getByRole('button', { name: 'Find free times' }).click();
+    await page.getByRole('list', { name: 'Free times' }).getByRole('button', { name: `${slot.startsAtLabel}, with ${withWhom}` }).click();
+    await page.getByText(`Booked: ${service.name}, ${slot.startsAtLabel}, with ${withWhom}.`).waitFor();
+    const booked = (await client.get(`/v1/appointments?leadId=${lead.id}`)).body.appointments as { id: string; startsAt: string; endsAt: string; status: string; attendees: { userId: string }[] }[];
+    expect(booked.map(({ startsAt, endsAt, status, attendees }) => ({ startsAt, endsAt, status, attendees }))).toEqual([{ startsAt: slot.startsAt, endsAt: slot.endsAt, status: 'BOOKED', attendees: [{ userId: member.user.id }] }]);
+    expect((await client.get('/v1/availability/holds?limit=100')).body.holds.filter((hold: { leadId: string | null }) => hold.leadId === lead.id)).toEqual([]);
+
+    // On the schedule, on its day in the business's timezone, under its member, at its time on the business's clock.
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(slot.startsAt));
+    const clock = (iso: string) => new Intl.DateTimeFormat(undefined, { timeZone: zone, hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${api.url}/console/schedule?day=${day}`);
+      const dayPart = page.locator(`section[aria-labelledby="day-${day}"]`);
+      await dayPart.getByRole('heading', { level: 3, name: withWhom }).waitFor();
+      await dayPart.getByRole('listitem').filter({ hasText: `${clock(slot.startsAt)}–${clock(slot.endsAt)}` }).getByRole('link', { name: service.name }).waitFor();
+      // The week around it: seven days, Monday first, the appointment on its own.
+      await page.getByRole('link', { name: 'Week view' }).click();
+      await expect.poll(() => page.locator('main section h2').count()).toBe(7);
+      expect(await page.locator('main section h2').first().textContent()).toMatch(/^Monday/);
+      await page.locator(`section[aria-labelledby="day-${day}"]`).getByRole('link', { name: service.name }).waitFor();
+    }
+
+    // Moved an hour later on the business's clock: its length kept.
+    await page.goto(`${api.url}/console/schedule?day=${day}`);
+    const line = page.locator('li.appointment').filter({ has: page.getByRole('link', { name: service.name }) });
+    await line.getByRole('button', { name: 'Move' }).click();
+    const wall = await line.getByLabel('New start').inputValue();
+    const later = new Date(Date.parse(`${wall}Z`) + 3_600_000).toISOString().slice(0, 16);
+    await line.getByLabel('New start').fill(later);
+    await line.getByRole('button', { name: 'Save the new time' }).click();
+    await page.getByText(`${service.name} moved.`).waitFor();
+    const moved = (await client.get(`/v1/appointments/${booked[0]!.id}`)).body.appointment;
+    expect([Date.parse(moved.startsAt) - Date.parse(slot.startsAt), Date.parse(moved.endsAt) - Date.parse(moved.startsAt)]).toEqual([3_600_000, Date.parse(slot.endsAt) - Date.parse(slot.startsAt)]);
+    // Cancelled, after the owner says so: the time freed, the line says so.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await line.getByRole('button', { name: 'Cancel appointment' }).click();
+    await page.getByText(`${service.name} cancelled.`).waitFor();
+    expect((await client.get(`/v1/appointments/${booked[0]!.id}`)).body.appointment.status).toBe('CANCELLED');
+    await line.getByText('· Cancelled').waitFor();
     await page.close();
   });
 

@@ -19,6 +19,7 @@ import { AutomationScreen } from './screens/automation';
 import { Reports } from './screens/reports';
 import { Settings } from './settings/settings';
 import { Search } from './screens/search';
+import { Schedule } from './screens/schedule';
 
 type Params = Record<string, string>;
 
@@ -29,6 +30,7 @@ const SCREENS: [string, (params: Params) => JSX.Element][] = [
   ['/inbox/:inquiryId', ({ inquiryId }) => <InquiryScreen inquiryId={inquiryId!} />],
   ['/pipeline', () => <Pipeline />],
   ['/leads/:leadId', ({ leadId }) => <LeadScreen leadId={leadId!} />],
+  ['/schedule', () => <Schedule />],
   ['/automations', () => <Automations />],
   ['/automations/:automationId', ({ automationId }) => <AutomationScreen automationId={automationId!} />],
   ['/reports', () => <Reports />],
@@ -41,6 +43,7 @@ const NAV: { label: string; path: string; owns: RegExp }[] = [
   { label: 'Today', path: '/', owns: /^\/$/ },
   { label: 'Inbox', path: '/inbox', owns: /^\/inbox(\/|$)/ },
   { label: 'Pipeline', path: '/pipeline', owns: /^\/(pipeline|leads)(\/|$)/ },
+  { label: 'Schedule', path: '/schedule', owns: /^\/schedule$/ },
   { label: 'Automations', path: '/automations', owns: /^\/automations(\/|$)/ },
   { label: 'Reports', path: '/reports', owns: /^\/reports$/ },
   { label: 'Settings', path: '/settings', owns: /^\/settings$/ },

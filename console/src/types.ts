@@ -44,6 +44,9 @@ export type Session = Answer<'/v1/sign-in/sessions', 'post', 201>['session'] & P
 
 export type Sms = Schemas['Sms'];
 export type Appointment = Schemas['Appointment'];
+export type AppointmentChanges = Body<'/v1/appointments/{appointmentId}', 'patch'>;
+/** A slot the receptionist holds for a caller while the call goes on. */
+export type Hold = Schemas['Hold'];
 
 export type Automation = Schemas['Automation'];
 /** What starts an automation's runs (`call.missed`, `lead.created`…). */

@@ -6,6 +6,7 @@ import { OUTCOME_LABELS, SOURCE_LABELS, when } from '../format';
 import type { Appointment } from '../types';
 import { Loading, useAction, useLoad } from '../ui';
 import { RunList } from './runs';
+import { BookAppointment } from './book';
 
 const APPOINTMENT_WORDS: Record<Appointment['status'], string> = { BOOKED: 'Booked', CANCELLED: 'Cancelled', COMPLETED: 'Completed', NO_SHOW: 'No-show' };
 
@@ -101,13 +102,13 @@ export function Appointments({ leadId }: { leadId: string }) {
           )
         }
       </Loading>
+      <BookAppointment leadId={leadId} onBooked={loaded.reload} />
     </section>
   );
 }
 
-/** The lead's runs of every automation, with why each stopped. */
 /**
- * The lead's automation runs; `waiting`: only those still to act (a text held by quiet hours, a follow-up's wait), said
+ * The lead's automation runs of every automation, with why each stopped; `waiting`: only those still to act (a text held by quiet hours, a follow-up's wait), said
  * where the owner answers the lead, so they know a canned text is coming and may cancel it. Nothing when there are none.
  */
 export function LeadRuns({ leadId, waiting = false }: { leadId: string; waiting?: boolean }) {
