@@ -663,7 +663,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   });
 
-  it('shows whose each lead is on the board, the lead and the inbox, lists only the signed-in member’s with “Only my leads”, and assigns and unassigns a lead', async () => {
+  it('shows whose each lead is on the board, the lead and a conversation, lists only the signed-in member’s with “Only my leads”, and assigns and unassigns a lead', async () => {
     const { organizationId, client } = await api.organization();
     const grace = await createMember(organizationId, { role: 'MEMBER', firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', phone: '+61491570155' });
     const liam = await createMember(organizationId, { role: 'MEMBER', firstName: 'Liam', lastName: 'Kelly', email: 'liam@example.com' });
@@ -673,7 +673,7 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.context().addCookies([{ name: '__Host-session', value: session.token, domain: new URL(api.url).hostname, path: '/', secure: true, httpOnly: true, sameSite: 'Strict' }]);
     const lead = async (name: string, assignedMemberId: number | null) => (await client.post('/v1/leads', { name, email: `${name.split(' ')[0]!.toLowerCase()}@example.com`, assignedMemberId })).body.lead as { id: string; email: string };
     const [mine, theirs, nobodys] = [await lead('Ava Chen', grace.id), await lead('Ben Ross', liam.id), await lead('Cleo Park', null)];
-    expect((await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { email: theirs.email }, data: { formName: 'Contact us', submittedAt: '2026-11-20T09:00:00Z', pageUrl: null, fields: [] } })).status).toBe(201);
+    const inquiry = (await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { email: theirs.email }, data: { formName: 'Contact us', submittedAt: '2026-11-20T09:00:00Z', pageUrl: null, fields: [] } })).body.inquiry as { id: string };
 
     await page.goto(`${api.url}/console/pipeline`);
     const card = (name: string) => page.locator('li.card', { hasText: name });
@@ -689,8 +689,9 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByLabel('Only my leads').uncheck();
     await expect.poll(() => page.locator('li.card').count()).toBe(3);
 
-    await page.goto(`${api.url}/console/inbox`);
-    await page.locator('li.inquiry', { hasText: 'Ben Ross' }).getByText('Assigned to Liam Kelly').waitFor();
+    // The conversation says whose lead it is.
+    await page.goto(`${api.url}/console/inbox/${inquiry.id}`);
+    await page.getByText('Assigned to Liam Kelly').waitFor();
 
     await page.goto(`${api.url}/console/leads/${nobodys.id}`);
     await page.getByLabel('Assigned to').selectOption({ label: 'Grace Hopper' });

@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List leads, newest first
-         * @description Pages through the organization’s leads, newest first, optionally only those of one `status`, one `companyId` and/or one `assignedMemberId` (the member’s own leads: “mine”), or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status`, `companyId` and `assignedMemberId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search. With `status`, `statusChangedSince` and `statusChangedBefore` list the leads that took that status within a range of times (`statusChangedAt`), the latest first: the quotes gone quiet (`status=QUOTED&statusChangedBefore=` a week ago), the leads won in a month.
+         * @description Pages through the organization’s leads, newest first, optionally only those of one `status`, one `companyId` and/or one `assignedMemberId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status`, `companyId` and `assignedMemberId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search. With `status`, `statusChangedSince` and `statusChangedBefore` list the leads that took that status within a range of times (`statusChangedAt`), the latest first: the quotes gone quiet (`status=QUOTED&statusChangedBefore=` a week ago), the leads won in a month.
          */
         get: operations["listLeads"];
         put?: never;
         /**
          * Create a lead
-         * @description Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization, and an `assignedMemberId` one of its members (else 400 naming the field, and nothing is written). A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * @description Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization, and an `assignedMemberId` one of its members. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         post: operations["createLead"];
         delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
         head?: never;
         /**
          * Change a lead’s details, status, read flag, company or assignee
-         * @description Fields left out keep their values; `null` clears an optional field (`assignedMemberId: null` unassigns the lead). A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization and a new `assignedMemberId` one of its members (else 400 naming the field). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization and a new `assignedMemberId` one of its members (else 400). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         patch: operations["updateLead"];
         trace?: never;
@@ -2317,8 +2317,7 @@ export interface components {
          *       "lastName": "Nguyen",
          *       "email": "olivia.nguyen@example.com.au",
          *       "phone": "+61412345001",
-         *       "businessName": null,
-         *       "assignedMemberId": null
+         *       "businessName": null
          *     }
          */
         LeadSummary: {
@@ -2328,7 +2327,6 @@ export interface components {
             email: string | null;
             phone: string | null;
             businessName: string | null;
-            assignedMemberId: number | null;
         };
         /**
          * @example {
@@ -3067,8 +3065,7 @@ export interface components {
          *         "lastName": "Nguyen",
          *         "email": "olivia.nguyen@example.com.au",
          *         "phone": "+61412345001",
-         *         "businessName": null,
-         *         "assignedMemberId": null
+         *         "businessName": null
          *       }
          *     }
          */
@@ -5095,7 +5092,7 @@ export interface operations {
                 updatedSince?: string;
                 status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 companyId?: string;
-                /** @description Only the leads assigned to this member (`assignedMemberId`), counted exactly: the signed-in member's own id lists their leads. A member removed since still lists the leads that name them. Combines with `status`, `companyId` and a search, not with `statusChangedSince` or `statusChangedBefore`. */
+                /** @description Only the leads assigned to this member, counted exactly (a member removed since still lists theirs). Combines with `status`, `companyId` and a search, not with a range of `statusChangedAt`. */
                 assignedMemberId?: number;
                 /** @description A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form. */
                 q?: string;

@@ -190,13 +190,13 @@ describe('GET /v1/inquiries', () => {
     for (const item of res.body.inquiries) expect(Object.keys(item).sort()).toEqual([...LIST_FIELDS, 'externalInquiryId'].sort());
   });
 
-  it('adds the lead (id, names, email, phone, businessName, assignee) to each item with expand=lead', async () => {
+  it('adds the lead (id, names, email, phone, businessName) to each item with expand=lead', async () => {
     const { client, leadA, leadB } = await seededOrganization();
     const res = await client.get('/v1/inquiries?expand=lead');
     expect(res.status).toBe(200);
     expect(v.safeParse(InquiryPage, res.body).success).toBe(true);
-    const ava = { id: leadA, firstName: 'Ava', lastName: 'Jones', email: 'ava@example.com', phone: '+61412000111', businessName: 'Jones Plumbing', assignedMemberId: null };
-    const ben = { id: leadB, firstName: 'Ben', lastName: 'Smith', email: 'ben@example.com', phone: null, businessName: null, assignedMemberId: null };
+    const ava = { id: leadA, firstName: 'Ava', lastName: 'Jones', email: 'ava@example.com', phone: '+61412000111', businessName: 'Jones Plumbing' };
+    const ben = { id: leadB, firstName: 'Ben', lastName: 'Smith', email: 'ben@example.com', phone: null, businessName: null };
     for (const item of res.body.inquiries) {
       expect(Object.keys(item).sort()).toEqual([...LIST_FIELDS, 'lead'].sort());
       expect(item.lead).toEqual(item.leadId === leadA ? ava : ben);

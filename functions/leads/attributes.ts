@@ -82,10 +82,8 @@ const AssignedMemberId = v.pipe(
   v.maxValue(MAX_MEMBER_ID, `assignedMemberId must be at most ${MAX_MEMBER_ID}`),
   v.description(
     prose`
-      The member the lead is assigned to (GET /v1/organization/members), null while nobody is; a write may send null to
-      unassign it. It must be a member of the organization, else 400 naming the field and nothing is written. A member
-      removed later stays named here (member ids are never given again), so the lead still lists under that id until it
-      is assigned to someone else.
+      The member the lead is assigned to; null: nobody (a write sends null to unassign it). It must be a member of the
+      organization, else 400. A member removed later stays named here until the lead is assigned again.
     `,
   ),
 );

@@ -5,7 +5,7 @@
 export const LEAD_ID = 'lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6';
 
 /** The lead as a list of other records shows it (`expand=lead`). */
-export const leadSummary = { id: LEAD_ID, firstName: 'Olivia', lastName: 'Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', businessName: null, assignedMemberId: null };
+export const leadSummary = { id: LEAD_ID, firstName: 'Olivia', lastName: 'Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', businessName: null };
 
 export const lead = {
   id: LEAD_ID,

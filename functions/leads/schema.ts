@@ -54,9 +54,8 @@ export const ListLeadsQuery = v.object({
       integerString('assignedMemberId', { unknown: unknownMember }),
       v.description(
         prose`
-          Only the leads assigned to this member (\`assignedMemberId\`), counted exactly: the signed-in member's own id
-          lists their leads. A member removed since still lists the leads that name them. Combines with \`status\`,
-          \`companyId\` and a search, not with \`statusChangedSince\` or \`statusChangedBefore\`.
+          Only the leads assigned to this member, counted exactly (a member removed since still lists theirs). Combines
+          with \`status\`, \`companyId\` and a search, not with a range of \`statusChangedAt\`.
         `,
       ),
     ),

@@ -2,11 +2,10 @@ import { useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
 import { leadName, OUTCOME_LABELS, SOURCE_LABELS, when } from '../format';
-import { assignedTo, useMembers } from '../members';
 import { showProblem } from '../notices';
 import { navigate, usePlace } from '../router';
 import { segment } from '../url';
-import { CALL_OUTCOMES, INQUIRY_SOURCES, type CallOutcome, type InquiryListItem, type InquirySource, type Member } from '../types';
+import { CALL_OUTCOMES, INQUIRY_SOURCES, type CallOutcome, type InquiryListItem, type InquirySource } from '../types';
 import { Loading, More, Options, Page, useLoad } from '../ui';
 
 /** Which inquiries to show: the list's own filters (createdSince, createdBefore, callOutcome, isRead). */
@@ -20,7 +19,7 @@ interface Narrowing {
 /** The Show filter's value as the list's isRead: `unread`, `read`, or either. */
 const isReadOf = (show: string) => (show === 'unread' ? false : show === 'read' ? true : null);
 
-function InquiryRow({ item, members }: { item: InquiryListItem; members: Member[] | undefined }) {
+function InquiryRow({ item }: { item: InquiryListItem }) {
   const what = [SOURCE_LABELS[item.source], item.callOutcome && item.callOutcome !== 'ANSWERED' ? OUTCOME_LABELS[item.callOutcome] : null].filter(Boolean).join(' · ');
   return (
     <li class={item.isRead ? 'inquiry' : 'inquiry unread'}>
@@ -28,8 +27,6 @@ function InquiryRow({ item, members }: { item: InquiryListItem; members: Member[
         <span class="who">{leadName(item.lead)}</span>
         {!item.isRead && <span class="badge attention">Unread</span>}
         <span class="badge">{what}</span>
-        {/* Whose conversation it is: the lead's assignee. */}
-        {item.lead?.assignedMemberId != null && <span class="badge">{assignedTo(item.lead.assignedMemberId, members)}</span>}
         <span class="summary">{item.summary || 'No summary'}</span>
         <span class="muted">{when(item.createdAt)}</span>
       </a>
@@ -39,7 +36,6 @@ function InquiryRow({ item, members }: { item: InquiryListItem; members: Member[
 
 export function Inbox() {
   const { query: params } = usePlace();
-  const members = useMembers();
   const source = (params.get('source') ?? '') as InquirySource | '';
   const show = params.get('show') ?? '';
   const narrowing: Narrowing = { since: params.get('since'), until: params.get('until'), outcome: (params.get('outcome') as CallOutcome | null) || null, isRead: isReadOf(show) };
@@ -139,7 +135,7 @@ export function Inbox() {
             ) : (
               <ul class="inquiries">
                 {items.map((item) => (
-                  <InquiryRow key={item.id} item={item} members={members} />
+                  <InquiryRow key={item.id} item={item} />
                 ))}
               </ul>
             )}

@@ -67,8 +67,8 @@ describe('GET /v1/automation-runs', () => {
   it('adds each run’s lead with expand=lead, on the stopped runs and an automation’s runs, in one read of the page’s leads; a deleted lead is null', async () => {
     const { client, runs } = await threeFollowUps();
     const leadOf = async (leadId: string) => {
-      const { id, firstName, lastName, email, phone, businessName, assignedMemberId } = (await client.get(`/v1/leads/${leadId}`)).body.lead;
-      return { id, firstName, lastName, email, phone, businessName, assignedMemberId };
+      const { id, firstName, lastName, email, phone, businessName } = (await client.get(`/v1/leads/${leadId}`)).body.lead;
+      return { id, firstName, lastName, email, phone, businessName };
     };
     const [repliedLead, cancelledLead] = [await leadOf(runs.replied.leadId), await leadOf(runs.cancelled.leadId)];
     expect(repliedLead).toMatchObject({ firstName: 'Olivia', lastName: 'Nguyen', phone: '+61412555301' });
