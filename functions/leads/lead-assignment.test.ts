@@ -243,4 +243,25 @@ describe('a lead assigned to a member who is removed', () => {
     expect(await listed(client, `assignedMemberId=${ava}`)).toEqual([]);
     expect(await listed(client, `assignedMemberId=${ben}`)).toEqual([lead.id]);
   });
+
+  it('is never newly assigned to a member removed at the same moment: the assignment lands before the removal or is refused', async () => {
+    const { client } = await api.organization();
+    for (let round = 0; round < 3; round++) {
+      const member = await createMember(client);
+      const lead = await createLead(client);
+      const [assigned, removed] = await Promise.all([client.patch(`/v1/leads/${lead.id}`, { assignedMemberId: member }), client.delete(`/v1/organization/members/${member}`)]);
+      expect(removed.status).toBe(200);
+      expect([200, 400]).toContain(assigned.status);
+      const now = (await client.get(`/v1/leads/${lead.id}`)).body.lead.assignedMemberId;
+      expect(now).toBe(assigned.status === 200 ? member : null);
+      expect(await listed(client, `assignedMemberId=${member}`)).toEqual(now === null ? [] : [lead.id]);
+    }
+  });
+
+  it('may be a disabled member: still a member of the organization', async () => {
+    const { client } = await api.organization();
+    const ava = await createMember(client);
+    expect((await client.patch(`/v1/organization/members/${ava}`, { isDisabled: true })).status).toBe(200);
+    expect((await createLead(client, { assignedMemberId: ava })).assignedMemberId).toBe(ava);
+  });
 });
