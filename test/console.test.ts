@@ -326,7 +326,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     const lead = (await client.post('/v1/leads', { name: 'Mia Thompson', phone: '+61412555131' })).body.lead;
     await page.goto(`${api.url}/console/pipeline`);
     const card = page.locator('li.card', { hasText: 'Mia Thompson' });
-    await card.dragTo(page.locator('section', { has: page.getByRole('heading', { level: 2, name: /^Contacted/ }) }));
+    // Dropped by the column's heading: its middle may be a card's list, a form control that takes a drop as text.
+    await card.dragTo(page.locator('section', { has: page.getByRole('heading', { level: 2, name: /^Contacted/ }) }), { targetPosition: { x: 20, y: 20 } });
     await expect.poll(async () => (await client.get(`/v1/leads/${lead.id}`)).body.lead.status).toBe('CONTACTED');
     // By keyboard: arrowing through the list moves nothing; Move moves it once, to where the list stopped.
     const moving = page.locator('li.card', { hasText: 'Mia Thompson' });
@@ -739,6 +740,49 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect((await liam.get('/v1/leads')).status).toBe(401);
     expect((await api.as(sheets!.token).get('/v1/leads')).status).toBe(401);
     expect((await api.as(zapier!.token).get('/v1/leads')).status).toBe(200);
+    await page.close();
+  });
+
+  it('shows whose each lead is on the board, the lead and a conversation, lists only the signed-in member’s with “Only my leads”, and assigns and unassigns a lead', async () => {
+    const { organizationId, client } = await api.organization();
+    const grace = await createMember(organizationId, { role: 'MEMBER', firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', phone: '+61491570155' });
+    const liam = await createMember(organizationId, { role: 'MEMBER', firstName: 'Liam', lastName: 'Kelly', email: 'liam@example.com' });
+    const session = await signInWith(api, '+61491570155');
+    const page = await browser!.context.newPage();
+    await page.context().clearCookies();
+    await page.context().addCookies([{ name: '__Host-session', value: session.token, domain: new URL(api.url).hostname, path: '/', secure: true, httpOnly: true, sameSite: 'Strict' }]);
+    const lead = async (name: string, assignedMemberId: number | null) => (await client.post('/v1/leads', { name, email: `${name.split(' ')[0]!.toLowerCase()}@example.com`, assignedMemberId })).body.lead as { id: string; email: string };
+    const [mine, theirs, nobodys] = [await lead('Ava Chen', grace.id), await lead('Ben Ross', liam.id), await lead('Cleo Park', null)];
+    const inquiry = (await client.post('/v1/inquiries', { source: 'WEBFORM', lead: { email: theirs.email }, data: { formName: 'Contact us', submittedAt: '2026-11-20T09:00:00Z', pageUrl: null, fields: [] } })).body.inquiry as { id: string };
+
+    await page.goto(`${api.url}/console/pipeline`);
+    const card = (name: string) => page.locator('li.card', { hasText: name });
+    // The members are read beside the board: names follow the cards.
+    await card('Ava Chen').getByText('Assigned to Grace Hopper').waitFor();
+    expect(await card('Ben Ross').textContent()).toContain('Assigned to Liam Kelly');
+    expect(await card('Cleo Park').textContent()).toContain('Unassigned');
+    await page.getByLabel('Only my leads').check();
+    await expect.poll(() => page.locator('li.card').count()).toBe(1);
+    expect(await card('Ava Chen').count()).toBe(1);
+    expect(await page.getByRole('heading', { level: 2, name: /^New/ }).textContent()).toContain('(1)');
+    expect(new URL(page.url()).searchParams.get('mine')).toBe('1');
+    await page.getByLabel('Only my leads').uncheck();
+    await expect.poll(() => page.locator('li.card').count()).toBe(3);
+
+    // The conversation says whose lead it is.
+    await page.goto(`${api.url}/console/inbox/${inquiry.id}`);
+    await page.getByText('Assigned to Liam Kelly').waitFor();
+
+    await page.goto(`${api.url}/console/leads/${nobodys.id}`);
+    await page.getByLabel('Assigned to').selectOption({ label: 'Grace Hopper' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await client.get(`/v1/leads/${nobodys.id}`)).body.lead.assignedMemberId).toBe(grace.id);
+    // The screen shows the lead as saved before it is changed again.
+    await page.locator('dl.facts').getByText('Grace Hopper').waitFor();
+    await page.getByLabel('Assigned to').selectOption({ label: 'Nobody' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await client.get(`/v1/leads/${nobodys.id}`)).body.lead.assignedMemberId).toBeNull();
+    expect((await client.get(`/v1/leads?assignedMemberId=${grace.id}`)).body.leads.map((each: { id: string }) => each.id)).toEqual([mine.id]);
     await page.close();
   });
 

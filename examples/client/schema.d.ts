@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List leads, newest first
-         * @description Pages through the organization’s leads, newest first, optionally only those of one `status` and/or one `companyId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status` and `companyId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search. With `status`, `statusChangedSince` and `statusChangedBefore` list the leads that took that status within a range of times (`statusChangedAt`), the latest first: the quotes gone quiet (`status=QUOTED&statusChangedBefore=` a week ago), the leads won in a month.
+         * @description Pages through the organization’s leads, newest first, optionally only those of one `status`, one `companyId` and/or one `assignedMemberId`, or searches them: `q` matches a first or last name by its start, ignoring case and accents (`zoe` finds Zoë), an email (exact, any case) when it has an `@`, or a phone number in any common form (`0412 345 678`, `+61 412 345 678`, read in the organization’s `country`); `email=` and `phone=` are exact filters on the contact. Send at most one of `q`, `email` and `phone` (400 naming the second); each combines with `status`, `companyId` and `assignedMemberId`. A search lists each lead once across its pages; `totalCount` is exact for every filter and search. With `status`, `statusChangedSince` and `statusChangedBefore` list the leads that took that status within a range of times (`statusChangedAt`), the latest first: the quotes gone quiet (`status=QUOTED&statusChangedBefore=` a week ago), the leads won in a month.
          */
         get: operations["listLeads"];
         put?: never;
         /**
          * Create a lead
-         * @description Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * @description Creates a lead with `status` NEW, or the status given (a lead synced from another system keeps its stage: it is listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. `name` (or `firstName`) is required, and `email` or `phone` (a caller who left only a phone is entered with it); `name` is split into first and last name unless those are given. A `companyId` must be a company of the organization, and an `assignedMemberId` one of its members. A `phone` is read as typed: with its country code, or in the national form of the organization’s `country` (`0412 345 678`), and stored in E.164. An email (any case) or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         post: operations["createLead"];
         delete?: never;
@@ -70,8 +70,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a lead’s details, status, read flag or company
-         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization (else 400). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
+         * Change a lead’s details, status, read flag, company or assignee
+         * @description Fields left out keep their values; `null` clears an optional field. A new `status` records a STATUS_CHANGED activity in the same transaction; a `companyId` must be a company of the organization and a new `assignedMemberId` one of its members (else 400). A `phone` is read as on create. An email or phone another lead has answers 409 `DUPLICATE_CONTACT`, whose `error.details[0].existingId` is that lead’s id.
          */
         patch: operations["updateLead"];
         trace?: never;
@@ -2227,6 +2227,7 @@ export interface components {
          *       "suburb": "Parramatta",
          *       "businessName": null,
          *       "companyId": null,
+         *       "assignedMemberId": null,
          *       "socials": {},
          *       "status": "NEW",
          *       "value": 4500,
@@ -2258,6 +2259,7 @@ export interface components {
             businessName: string | null;
             /** @default null */
             companyId: string | null;
+            assignedMemberId: number | null;
             socials: {
                 [key: string]: string;
             };
@@ -3843,6 +3845,7 @@ export interface components {
          *         "suburb": "Parramatta",
          *         "businessName": null,
          *         "companyId": null,
+         *         "assignedMemberId": null,
          *         "socials": {},
          *         "status": "NEW",
          *         "value": 4500,
@@ -5089,6 +5092,8 @@ export interface operations {
                 updatedSince?: string;
                 status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                 companyId?: string;
+                /** @description Only the leads assigned to this member, counted exactly (a member removed since still lists theirs). Combines with `status`, `companyId` and a search, not with a range of `statusChangedAt`. */
+                assignedMemberId?: number;
                 /** @description A name prefix (first or last name, ignoring case and accents), an email (exact, any case) or a phone number in any common form. */
                 q?: string;
                 /** @description Only the leads that took their `status` at or after this instant (`statusChangedAt`: the leads won this month), the latest first. Needs `status`; combines with `statusChangedBefore` alone. Before 9999-01-01T00:00:00.000Z. */
@@ -5179,6 +5184,7 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string;
+                    assignedMemberId?: number | null;
                     /** @enum {string} */
                     status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                     /** @description The expected value of the job, in the organization's `currency` (GET /v1/organization). An amount with at most 2 decimal places. A change may send null to clear it. */
@@ -5272,6 +5278,7 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string;
+                    assignedMemberId?: number | null;
                     /** @enum {string} */
                     status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                     /** @description The expected value of the job, in the organization's `currency` (GET /v1/organization). An amount with at most 2 decimal places. A change may send null to clear it. */
@@ -5466,6 +5473,7 @@ export interface operations {
                         [key: string]: string;
                     };
                     companyId?: string | null;
+                    assignedMemberId?: number | null;
                     /** @enum {string} */
                     status?: "NEW" | "CONTACTED" | "QUALIFIED" | "QUOTED" | "WON" | "LOST";
                     value?: number | null;
@@ -5475,7 +5483,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Change a lead’s details, status, read flag or company */
+            /** @description Change a lead’s details, status, read flag, company or assignee */
             200: {
                 headers: {
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, sent again; absent on the first answer. */

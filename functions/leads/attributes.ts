@@ -69,6 +69,24 @@ const Count = v.pipe(v.number(), v.integer());
 const Text = v.nullable(v.string());
 /** A companyId that names no company of the organization: the rule's refusal, and the write's check inside its transaction. */
 export const unknownCompany = (companyId: unknown) => new ValidationError([{ path: 'companyId', message: `companyId ${String(companyId)} does not match any company of the organization` }]);
+/** An assignedMemberId that names no member of the organization: the query's refusal of an impossible id, and the write's check inside its transaction. */
+export const unknownMember = (memberId: unknown) => new ValidationError([{ path: 'assignedMemberId', message: `assignedMemberId ${String(memberId)} does not match any member of the organization` }]);
+
+/** The largest integer id a member can have (the members' sequence stays within it). */
+const MAX_MEMBER_ID = 2_147_483_647;
+
+const AssignedMemberId = v.pipe(
+  v.number('assignedMemberId must be an integer'),
+  v.integer('assignedMemberId must be an integer'),
+  v.minValue(1, 'assignedMemberId must be at least 1'),
+  v.maxValue(MAX_MEMBER_ID, `assignedMemberId must be at most ${MAX_MEMBER_ID}`),
+  v.description(
+    prose`
+      The member the lead is assigned to; null: nobody (a write sends null to unassign it). It must be a member of the
+      organization, else 400. A member removed later stays named here until the lead is assigned again.
+    `,
+  ),
+);
 
 /**
  * A lead's fields, in the order the create and change bodies take them. Sparse fields are left out of the item while
@@ -86,6 +104,8 @@ const attributes = {
   socials: { type: v.record(v.string(), v.string()), rule: Socials, sparse: true },
   /** Absent on leads stored before companies could be linked: read as null. */
   companyId: { type: v.optional(Text, null), rule: PrefixedId('company', 'companyId', { unknown: unknownCompany }), clearable: true, sparse: true, answeredAfter: 'businessName' },
+  /** Every write may send null: a client mirroring an assignment sends what it has, set or not. Absent while unassigned. */
+  assignedMemberId: { type: v.nullable(Count), rule: AssignedMemberId, nullable: true, sparse: true, answeredAfter: 'companyId' },
   /** Where the lead enters the pipeline: NEW unless given, so a lead synced from another system keeps its stage. */
   status: { type: v.picklist(LEAD_STATUSES), rule: LeadStatus, default: 'NEW' },
   /** The expected job value, in the organization's currency; null while unknown. */
@@ -116,9 +136,10 @@ const attributes = {
 } as const;
 
 /**
- * The lead: its attributes, its item (`LEAD#<id>`) and list indexes, by status (gsi2) and by company (gsi3), sort key
- * the lead id (a ULID, so newest first), and by status again sorted by when the lead took it (gsi4). A lead without a
- * company is not in gsi3; one recorded before statusChangedAt was kept is not in gsi4.
+ * The lead: its attributes, its item (`LEAD#<id>`) and list indexes, by status (gsi2), by company (gsi3) and by the
+ * member it is assigned to (gsi5), sort key the lead id (a ULID, so newest first), and by status again sorted by when
+ * the lead took it (gsi4). A lead without a company is not in gsi3, an unassigned one not in gsi5; one recorded before
+ * statusChangedAt was kept is not in gsi4.
  */
 export const leadEntity = defineEntity({
   entity: 'LEAD',
@@ -129,6 +150,7 @@ export const leadEntity = defineEntity({
     gsi3: { fields: ['companyId'], keys: (o, lead) => (lead.companyId ? { pk: `${org(o)}#LEADS#COMPANY#${lead.companyId}`, sk: lead.id } : undefined) },
     // A status's leads by when they took it: the quotes gone quiet, the leads won in a month.
     gsi4: { fields: ['status', 'statusChangedAt'], keys: (o, lead) => (lead.statusChangedAt ? { pk: `${org(o)}#LEADS#STATUS#${lead.status}#SINCE`, sk: `${lead.statusChangedAt}#${lead.id}` } : undefined) },
+    gsi5: { fields: ['assignedMemberId'], keys: (o, lead) => (lead.assignedMemberId !== null ? { pk: `${org(o)}#LEADS#MEMBER#${lead.assignedMemberId}`, sk: lead.id } : undefined) },
   },
   changes: 'LEADS',
 });

@@ -11,11 +11,11 @@ export const leadKeys = {
   lead: leadEntity.key,
   leads: (o: string): Collection => ({ pk: org(o), skPrefix: 'LEAD#' }),
   /**
-   * The lead list indexes (`leadEntity.indexes`), whose keys read only a lead's id, status and company: a list's too,
-   * whose status may be none ('': a company's list reads only its gsi3 keys).
+   * The lead list indexes (`leadEntity.indexes`), whose keys read only a lead's id, status, company and assignee: a
+   * list's too, whose status may be none ('': a company's list reads only its gsi3 keys, a member's its gsi5 keys).
    */
-  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null; statusChangedAt?: string | null }) =>
-    leadEntity.indexKeys(o, { statusChangedAt: null, ...lead } as Pick<Lead, 'id' | 'status' | 'companyId' | 'statusChangedAt'>) as unknown as LeadIndexKeys,
+  leadIndexes: (o: string, lead: { id: string; status: string; companyId: string | null; assignedMemberId?: number | null; statusChangedAt?: string | null }) =>
+    leadEntity.indexKeys(o, { statusChangedAt: null, assignedMemberId: null, ...lead } as Pick<Lead, 'id' | 'status' | 'companyId' | 'assignedMemberId' | 'statusChangedAt'>) as unknown as LeadIndexKeys,
   /** A status's leads that took it within a range of times (`statusChangedAt`, each end optional), the latest first. */
   // A key starts with a time, after '0' and before '~' (DynamoDB takes no empty string for a bound).
   leadsByStatusSince: (o: string, status: string, { from = '0', before = '~' }: { from?: string; before?: string }) => ({
@@ -71,7 +71,7 @@ export const leadKeys = {
   organizationRecord: (o: string): Key => ({ pk: org(o), sk: 'ORGANIZATION' }),
 } as const;
 
-/** A lead's list index keys; a lead without a company has no gsi3 keys, one without statusChangedAt no gsi4 keys. */
+/** A lead's list index keys; a lead without a company has no gsi3 keys, one without statusChangedAt no gsi4 keys, an unassigned one no gsi5 keys. */
 interface LeadIndexKeys {
   gsi2pk: string;
   gsi2sk: string;
@@ -79,6 +79,8 @@ interface LeadIndexKeys {
   gsi3sk?: string;
   gsi4pk?: string;
   gsi4sk?: string;
+  gsi5pk?: string;
+  gsi5sk?: string;
 }
 
 /** The change log (updatedSince) of the leads. */
@@ -86,9 +88,9 @@ export const LEAD_CHANGES = leadEntity.changes;
 
 /** The names of the leads' counter items (`COUNT#<name>`), kept in step with their collection in the same transaction. */
 export const leadCounterNames = {
-  /** One counter per lead list, so every totalCount is one read (a company's leads of one status are counted as read). */
-  leads: ({ status, companyId }: { status?: string; companyId?: string | null } = {}) =>
-    ['LEADS', ...(companyId ? [`COMPANY#${companyId}`] : []), ...(status ? [`STATUS#${status}`] : [])].join('#'),
+  /** One counter per lead list, so every totalCount is one read (two filters together are counted as read). */
+  leads: ({ status, companyId, assignedMemberId }: { status?: string; companyId?: string | null; assignedMemberId?: number | null } = {}) =>
+    ['LEADS', ...(companyId ? [`COMPANY#${companyId}`] : []), ...(assignedMemberId ? [`MEMBER#${assignedMemberId}`] : []), ...(status ? [`STATUS#${status}`] : [])].join('#'),
   activities: (leadId: string) => `ACTIVITIES#${leadId}`,
 } as const;
 
@@ -102,7 +104,7 @@ const O = SAMPLE_ORGANIZATION_ID;
 export const leadKeySamples: KeySamples<typeof leadKeys> = {
   lead: () => leadKeys.lead(O, 'lead_1'),
   leads: () => leadKeys.leads(O),
-  leadIndexes: () => leadKeys.leadIndexes(O, { id: 'lead_1', status: 'NEW', companyId: 'company_1', statusChangedAt: '2026-11-20T09:00:00.000Z' }),
+  leadIndexes: () => leadKeys.leadIndexes(O, { id: 'lead_1', status: 'NEW', companyId: 'company_1', assignedMemberId: 1, statusChangedAt: '2026-11-20T09:00:00.000Z' }),
   leadsByStatusSince: () => leadKeys.leadsByStatusSince(O, 'QUOTED', { before: '2026-11-20T09:00:00.000Z' }),
   leadContact: () => leadKeys.leadContact(O, 'EMAIL', 'jane@example.com'),
   leadName: () => leadKeys.leadName(O, 'Zoë', 'lead_1'),
@@ -116,11 +118,12 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
 };
 
 /**
- * The fields a lead's write keys other items by, beside its list indexes: its counters (one per list: status and
- * company), its name items (its names, carrying its status and company) and its contact claims. Spelled out rather
- * than read from the indexes, so an index added later does not widen what the counters and name items are keyed by.
+ * The fields a lead's write keys other items by, beside its list indexes: its counters (one per list: status, company
+ * and assignee), its name items (its names, carrying its status, company and assignee) and its contact claims. Spelled
+ * out rather than read from the indexes, so an index added later does not widen what the counters and name items are
+ * keyed by.
  */
-export const LEAD_COUNTER_FIELDS = ['status', 'companyId'] as const;
+export const LEAD_COUNTER_FIELDS = ['status', 'companyId', 'assignedMemberId'] as const;
 export const LEAD_NAME_FIELDS = ['firstName', 'lastName', ...LEAD_COUNTER_FIELDS] as const;
 const LEAD_CONTACT_FIELDS = ['email', 'phone'] as const;
 /**
@@ -184,11 +187,11 @@ export function nameKeysOf({ firstName, lastName }: Pick<Lead, 'firstName' | 'la
 }
 
 /**
- * A lead's name item: the lead's id, and its status and company so a search filtered by them is answered from the
- * name items alone (a status or company change rewrites them in its transaction).
+ * A lead's name item: the lead's id, and its status, company and assignee so a search filtered by them is answered
+ * from the name items alone (a change of any of them rewrites them in its transaction).
  */
-export function toLeadNameItem(organizationId: string, name: string, lead: Pick<Lead, 'id' | 'status' | 'companyId'>) {
-  return { ...leadKeys.leadName(organizationId, name, lead.id), entity: 'LEAD_NAME', leadId: lead.id, status: lead.status, companyId: lead.companyId };
+export function toLeadNameItem(organizationId: string, name: string, lead: Pick<Lead, 'id' | (typeof LEAD_COUNTER_FIELDS)[number]>) {
+  return { ...leadKeys.leadName(organizationId, name, lead.id), entity: 'LEAD_NAME', leadId: lead.id, status: lead.status, companyId: lead.companyId, assignedMemberId: lead.assignedMemberId };
 }
 
 /** A lead, as the audit log names it (GET /v1/audit-log). */

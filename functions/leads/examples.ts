@@ -16,6 +16,7 @@ export const lead = {
   suburb: 'Parramatta',
   businessName: null,
   companyId: null,
+  assignedMemberId: null,
   socials: {},
   status: 'NEW',
   value: 4500,

@@ -26,6 +26,7 @@ describe('POST /v1/leads', () => {
       suburb: 'Glebe',
       businessName: null,
       companyId: null,
+      assignedMemberId: null,
       socials: {},
       status: 'NEW',
       // A lead takes its first status when it is created.

@@ -23,7 +23,7 @@ export const leads = defineResource({
     creates: [
       { key: 'create_lead', noun: 'Lead', label: 'Create Lead', description: 'Creates a new lead.', tool: 'create_lead' },
       { key: 'upsert_lead', noun: 'Lead', label: 'Create or Update Lead', description: 'Finds the lead with this email or phone (the one chosen in Match By) and updates it with the fields given, or creates it.', tool: 'upsert_lead' },
-      { key: 'update_lead', noun: 'Lead', label: 'Update Lead', description: "Changes a lead's details, status or company.", tool: 'update_lead' },
+      { key: 'update_lead', noun: 'Lead', label: 'Update Lead', description: "Changes a lead's details, status, company or assignee.", tool: 'update_lead' },
       { key: 'add_note', noun: 'Note', label: 'Add Note to Lead', description: "Adds a note to a lead's activity.", tool: 'create_lead_activity', fixed: { event: 'NOTE' } },
     ],
     searches: [{ key: 'find_lead', noun: 'Lead', label: 'Find Lead', description: 'Finds a lead by email or phone (give one of the two).', tool: 'search_leads', pick: ['email', 'phone'] }],

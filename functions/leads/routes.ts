@@ -33,20 +33,20 @@ const duplicateContact = (field: 'email' | 'phone', { orConflict = false } = {})
 export const listLeads = lead.list({
   summary: 'List leads, newest first',
   description: prose`
-    Pages through the organization’s leads, newest first, optionally only those of one \`status\` and/or one
-    \`companyId\`, or searches them: \`q\` matches a first or last name by its start, ignoring case and accents
-    (\`zoe\` finds Zoë), an email (exact, any case) when it has an \`@\`, or a phone number in any common form
-    (\`0412 345 678\`, \`+61 412 345 678\`, read in the organization’s \`country\`); \`email=\` and \`phone=\` are
+    Pages through the organization’s leads, newest first, optionally only those of one \`status\`, one \`companyId\`
+    and/or one \`assignedMemberId\`, or searches them: \`q\` matches a first or last name by its start, ignoring case
+    and accents (\`zoe\` finds Zoë), an email (exact, any case) when it has an \`@\`, or a phone number in any common
+    form (\`0412 345 678\`, \`+61 412 345 678\`, read in the organization’s \`country\`); \`email=\` and \`phone=\` are
     exact filters on the contact. Send at most one of \`q\`, \`email\` and \`phone\` (400 naming the second); each
-    combines with \`status\` and \`companyId\`. A search lists each lead once across its pages; \`totalCount\` is
-    exact for every filter and search. With \`status\`, \`statusChangedSince\` and \`statusChangedBefore\` list the
-    leads that took that status within a range of times (\`statusChangedAt\`), the latest first: the quotes gone
-    quiet (\`status=QUOTED&statusChangedBefore=\` a week ago), the leads won in a month.
+    combines with \`status\`, \`companyId\` and \`assignedMemberId\`. A search lists each lead once across its pages;
+    \`totalCount\` is exact for every filter and search. With \`status\`, \`statusChangedSince\` and
+    \`statusChangedBefore\` list the leads that took that status within a range of times (\`statusChangedAt\`), the
+    latest first: the quotes gone quiet (\`status=QUOTED&statusChangedBefore=\` a week ago), the leads won in a month.
   `,
   // BatchGetItem: a sharded organization's totalCount is the sum of its counter's shards, and a name search's page of leads.
   // GetItem: also the organization's timezone for a national phone number.
   dynamodb: ['Query', 'GetItem', 'BatchGetItem'],
-  indexes: ['gsi2', 'gsi3', 'gsi4'],
+  indexes: ['gsi2', 'gsi3', 'gsi4', 'gsi5'],
 });
 
 export const createLead = lead.create({
@@ -54,11 +54,11 @@ export const createLead = lead.create({
   description: prose`
     Creates a lead with \`status\` NEW, or the status given (a lead synced from another system keeps its stage: it is
     listed and counted under it at once), and records its LEAD_CREATED activity in the same transaction. \`name\` (or
-    \`firstName\`) is required, and \`email\` or \`phone\` (a caller who left only a phone is entered with it);
-    \`name\` is split into first and last name unless those are given. A \`companyId\` must be a company of the
-    organization. A \`phone\` is read as typed: with its country code, or in the national form of the organization’s
-    \`country\` (\`0412 345 678\`), and stored in E.164. An email (any case) or phone another lead has answers 409
-    \`DUPLICATE_CONTACT\`, whose \`error.details[0].existingId\` is that lead’s id.
+    \`firstName\`) is required, and \`email\` or \`phone\` (a caller who left only a phone is entered with it); \`name\`
+    is split into first and last name unless those are given. A \`companyId\` must be a company of the organization, and
+    an \`assignedMemberId\` one of its members. A \`phone\` is read as typed: with its country code, or in the national
+    form of the organization’s \`country\` (\`0412 345 678\`), and stored in E.164. An email (any case) or phone another
+    lead has answers 409 \`DUPLICATE_CONTACT\`, whose \`error.details[0].existingId\` is that lead’s id.
   `,
   // GetItem: after a lost claim on a contact, the claim and its lead, to name the lead holding it.
   dynamodb: ['UpdateItem', 'PutItem', 'ConditionCheckItem', 'GetItem'],
@@ -100,12 +100,12 @@ export const upsertLead = defineRoute({
 export const getLead = lead.get({ summary: 'Read a lead', description: 'One lead with its pipeline state and unread counts. Another organization’s lead answers 404.' });
 
 export const updateLead = lead.update({
-  summary: 'Change a lead’s details, status, read flag or company',
+  summary: 'Change a lead’s details, status, read flag, company or assignee',
   description: prose`
     Fields left out keep their values; \`null\` clears an optional field. A new \`status\` records a STATUS_CHANGED
-    activity in the same transaction; a \`companyId\` must be a company of the organization (else 400). A \`phone\` is
-    read as on create. An email or phone another lead has answers 409 \`DUPLICATE_CONTACT\`, whose
-    \`error.details[0].existingId\` is that lead’s id.
+    activity in the same transaction; a \`companyId\` must be a company of the organization and a new
+    \`assignedMemberId\` one of its members (else 400). A \`phone\` is read as on create. An email or phone another lead
+    has answers 409 \`DUPLICATE_CONTACT\`, whose \`error.details[0].existingId\` is that lead’s id.
   `,
   dynamodb: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
   errors: [409],

@@ -134,14 +134,14 @@ export async function upsertLead(organizationId: string, body: UpsertLeadBody): 
 const SEARCHES = ['q', 'email', 'phone'] as const;
 
 /**
- * A page of the organization's leads: the list (optionally by status and company), or a search. `q` reads as an
- * email when it has an `@`, as a phone when it has only phone characters and 6 digits or more, else as a name
- * prefix. Each search takes `status` and `companyId` too.
+ * A page of the organization's leads: the list (optionally by status, company and assignee), or a search. `q` reads
+ * as an email when it has an `@`, as a phone when it has only phone characters and 6 digits or more, else as a name
+ * prefix. Each search takes `status`, `companyId` and `assignedMemberId` too.
  */
 export async function listLeads(organizationId: string, query: ListLeadsQuery): Promise<Page<Lead>> {
-  const { q, email, phone, status, companyId, page, limit, cursor } = query;
+  const { q, email, phone, status, companyId, assignedMemberId, page, limit, cursor } = query;
   const request = { page, limit, cursor };
-  const filters = { status, companyId };
+  const filters = { status, companyId, assignedMemberId };
   const sent = SEARCHES.filter((name) => query[name] !== undefined);
   if (sent.length > 1) throw new ValidationError([{ path: sent[1]!, message: `${sent[1]} cannot be combined with ${sent[0]}: send one of ${SEARCHES.join(', ')}` }]);
   // A change log is kept per list, not per search.

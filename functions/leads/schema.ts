@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { Email, Instant, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '#shared/schema';
-import { leadEntity, LeadStatus, MAX_NAME_PART, TypedPhone } from './attributes';
+import { Email, Instant, integerString, NonEmptyString, PageQuery, PrefixedId, TEXT_RULE, Timestamp, pageSchema, partialUpdateBody } from '#shared/schema';
+import { leadEntity, LeadStatus, MAX_NAME_PART, TypedPhone, unknownMember } from './attributes';
 import { prose } from '#shared/prose';
 
 export { LEAD_STATUSES, MAX_NAME_PART, Socials, TypedPhone } from './attributes';
@@ -49,6 +49,17 @@ export const ListLeadsQuery = v.object({
   ...PageQuery.entries,
   status: v.optional(LeadStatus),
   companyId: v.optional(leadEntity.attributes.companyId.rule),
+  assignedMemberId: v.optional(
+    v.pipe(
+      integerString('assignedMemberId', { unknown: unknownMember }),
+      v.description(
+        prose`
+          Only the leads assigned to this member, counted exactly (a member removed since still lists theirs). Combines
+          with \`status\`, \`companyId\` and a search, not with a range of \`statusChangedAt\`.
+        `,
+      ),
+    ),
+  ),
   q: v.optional(
     v.pipe(
       v.string('q must be a string'),

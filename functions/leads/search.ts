@@ -11,19 +11,23 @@ import type { LeadFilters } from './moves';
 import type { Lead, ListLeadsQuery } from './schema';
 
 /**
- * Each filter has its own index partition, newest first. A company's leads of one status are the company's partition
- * filtered (`pageOfFiltered`: a company has tens of leads); a third list index would cost every linked lead's writes
- * another copy.
+ * Each filter has its own index partition, newest first. Two or more together read the narrowest one's partition
+ * filtered (`pageOfFiltered`): a company's (tens of leads), else the assignee's (a member's share of them); a list
+ * index per combination would cost every lead's writes more copies.
  */
-function listSource(organizationId: string, { status, companyId }: Partial<LeadFilters>): PageSource {
-  if (!status && !companyId) return leadKeys.leads(organizationId);
-  const index = leadKeys.leadIndexes(organizationId, { id: '', status: status ?? '', companyId: companyId ?? null });
+function listSource(organizationId: string, { status, companyId, assignedMemberId }: Partial<LeadFilters>): PageSource {
+  if (!status && !companyId && assignedMemberId === undefined) return leadKeys.leads(organizationId);
+  const index = leadKeys.leadIndexes(organizationId, { id: '', status: status ?? '', companyId: companyId ?? null, assignedMemberId: assignedMemberId ?? null });
   if (companyId) return { index: 'gsi3', pk: index.gsi3pk! };
+  if (assignedMemberId !== undefined) return { index: 'gsi5', pk: index.gsi5pk! };
   return { index: 'gsi2', pk: index.gsi2pk };
 }
 
+/** The filters whose partition is read whole when combined, narrowest first. */
+const COMBINED_WITHIN = ['companyId', 'assignedMemberId'] as const;
+
 /** The list's parameters a range of `statusChangedAt` takes no other filter with. */
-const NOT_WITH_STATUS_CHANGED = ['companyId', 'q', 'email', 'phone'] as const;
+const NOT_WITH_STATUS_CHANGED = ['companyId', 'assignedMemberId', 'q', 'email', 'phone'] as const;
 
 /**
  * A status's leads that took it within a range of times, the latest first: the Query of the range of that status's
@@ -44,20 +48,23 @@ async function leadsByStatusSincePage(organizationId: string, query: ListLeadsQu
 /** One Query and one counter read, whatever the filters; a range of statusChangedAt, the Query of it and a COUNT Query. */
 export async function listLeadsPage(organizationId: string, query: ListLeadsQuery): Promise<Page<Lead>> {
   if (query.statusChangedSince !== undefined || query.statusChangedBefore !== undefined) return leadsByStatusSincePage(organizationId, query);
-  const { status, companyId, statusChangedSince: _since, statusChangedBefore: _before, ...request } = query;
+  const { status, companyId, assignedMemberId, statusChangedSince: _since, statusChangedBefore: _before, ...request } = query;
   const partition = (filters: Partial<LeadFilters>) => listSource(organizationId, filters);
-  const leads = { organizationId, changes: LEAD_CHANGES, filters: { status, companyId }, within: 'companyId' as const, kept: 'status' as const, source: partition, counter: leadCounterNames.leads };
+  const leads = { organizationId, changes: LEAD_CHANGES, filters: { status, companyId, assignedMemberId }, within: COMBINED_WITHIN, source: partition, counter: leadCounterNames.leads };
   return filterCountedPage(request, leads, fromLeadItem);
 }
 
 /** The list filters a search takes as well, applied to the matches before they are counted and paged. */
 const passes =
-  ({ status, companyId }: Partial<LeadFilters>) =>
-  (match: { status?: unknown; companyId?: unknown }) =>
-    (!status || match.status === status) && (!companyId || match.companyId === companyId);
+  ({ status, companyId, assignedMemberId }: Partial<LeadFilters>) =>
+  (match: { status?: unknown; companyId?: unknown; assignedMemberId?: unknown }) =>
+    (!status || match.status === status) && (!companyId || match.companyId === companyId) && (assignedMemberId === undefined || match.assignedMemberId === assignedMemberId);
 
 /** A search's cursor belongs to its key range and its filters. */
-const searchList = (source: PageSource, { status, companyId }: Partial<LeadFilters>): PageSource => ({ ...source, skPrefix: `${source.skPrefix ?? ''}?status=${status ?? ''}&companyId=${companyId ?? ''}` });
+const searchList = (source: PageSource, { status, companyId, assignedMemberId }: Partial<LeadFilters>): PageSource => ({
+  ...source,
+  skPrefix: `${source.skPrefix ?? ''}?status=${status ?? ''}&companyId=${companyId ?? ''}&assignedMemberId=${assignedMemberId ?? ''}`,
+});
 
 /**
  * The lead with this email (lower-cased) or phone (E.164), as a page: contacts are unique, so its claim names the one
@@ -73,12 +80,12 @@ export async function leadsWithContactPage(organizationId: string, contact: Lead
 
 /**
  * The leads with a name (first, last, or both together) starting with `prefix`, ignoring case and accents: one
- * consistent Query of the name items' key range (small items: the lead id, status and company), each lead once,
+ * consistent Query of the name items' key range (small items: the lead id, status, company and assignee), each lead once,
  * filtered, counted and paged here, then one BatchGetItem of the page's leads.
  */
 export async function leadsByNamePage(organizationId: string, prefix: string, filters: Partial<LeadFilters>, request: PageRequest): Promise<Page<Lead>> {
   const source: PageSource = { ...leadKeys.leadNames(organizationId, prefix), consistentRead: true };
-  const names = (await queryAll(source, ['leadId', 'status', 'companyId'])).filter(passes(filters));
+  const names = (await queryAll(source, ['leadId', 'status', 'companyId', 'assignedMemberId'])).filter(passes(filters));
   const { items, totalCount, nextCursor } = await pageOfMatches(names, (name) => String(name.leadId), searchList(source, filters), request);
   const found = items.length ? await batchGetItems(items.map((name) => leadKeys.lead(organizationId, String(name.leadId))), { consistentRead: true }) : [];
   const byId = new Map(found.map((item) => [String(item.id), fromLeadItem(item)]));

@@ -10,7 +10,7 @@ import { retryOnStaleWrite, StaleWrite } from '#shared/store/versioned';
 import { leadEntity } from './attributes';
 import { claimContacts, ContactTaken, readClaims, type HeldContact, type StaleClaim } from './claims';
 import { contactsOf, EMAIL_KEY, hasContact, leadAudit, leadCounterNames, leadKeys, toActivityItem, toLeadItem } from './entity';
-import { asRead, companyCheck, counterMoves, nameMoves } from './moves';
+import { asRead, companyCheck, counterMoves, memberCheck, nameMoves } from './moves';
 import { phoneOptOutIs, withPhoneOptOut } from './opt-out';
 import { getLead, leadNotFound } from './read';
 import type { Lead, LeadActivity } from './schema';
@@ -41,8 +41,8 @@ export { leadsByNamePage, leadsWithContactPage, listLeadsPage } from './search';
 
 /**
  * The lead, its first activity, its name items, the claims of its contacts (`claimContacts`) and the lead and
- * activity counters, in one transaction; a linked company must exist. The lead takes its phone's opt-out. Answers
- * the lead as written.
+ * activity counters, in one transaction; a linked company and an assignee must exist. The lead takes its phone's
+ * opt-out. Answers the lead as written.
  */
 async function insertLeadWithActivity(organizationId: string, lead: Lead, activity: LeadActivity, claims: TransactWrite[], also: readonly TransactWrite[]): Promise<Lead> {
   const writeAs = (written: Lead) =>
@@ -51,6 +51,7 @@ async function insertLeadWithActivity(organizationId: string, lead: Lead, activi
       insertIfAbsent(toLeadItem(organizationId, written)),
       insertIfAbsent(toActivityItem(organizationId, activity)),
       ...companyCheck(organizationId, lead.companyId),
+      ...memberCheck(organizationId, lead.assignedMemberId),
       ...counterMoves(organizationId, null, lead),
       ...nameMoves(organizationId, null, lead),
       counterUpdate(organizationId, leadCounterNames.activities(lead.id), 1),
@@ -96,11 +97,11 @@ export async function insertLeadOrFindHolders(organizationId: string, lead: Lead
 }
 
 /**
- * Writes the changed fields of a lead (never the whole item, so an inquiry recorded meanwhile keeps its
- * counts) on condition that its status, company, names and contacts are still those read. A new status or company
- * moves the list indexes and counters, a new company is checked, new names move the name items, a new email or
- * phone claims it (while free, or stale as `stale` read it; else ContactTaken) and a new phone takes its opt-out,
- * and `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed or went meanwhile.
+ * Writes the changed fields of a lead (never the whole item, so an inquiry recorded meanwhile keeps its counts) on
+ * condition that its status, company, assignee, names and contacts are still those read. A new status, company or
+ * assignee moves the list indexes and counters, a new company or assignee is checked, new names move the name items, a
+ * new email or phone claims it (while free, or stale as `stale` read it; else ContactTaken) and a new phone takes its
+ * opt-out, and `activity` is recorded, in one transaction. Throws StaleWrite when the lead changed or went meanwhile.
  * Answers the changes as written.
  */
 export async function writeLeadChanges(organizationId: string, current: Lead, sent: Partial<Lead>, activity?: LeadActivity, stale: StaleClaim[] = [], also: readonly TransactWrite[] = []): Promise<Partial<Lead>> {
@@ -119,6 +120,8 @@ export async function writeLeadChanges(organizationId: string, current: Lead, se
     ...claimContacts(organizationId, current.id, taken, stale, () => new ContactTaken()),
     ...nameMoves(organizationId, current, next),
     ...(next.companyId !== current.companyId ? companyCheck(organizationId, next.companyId) : []),
+    // Only a new assignee is checked: a lead keeps naming a member removed since while other fields change.
+    ...(next.assignedMemberId !== current.assignedMemberId ? memberCheck(organizationId, next.assignedMemberId) : []),
     ...(activity ? [insertIfAbsent(toActivityItem(organizationId, activity)), counterUpdate(organizationId, leadCounterNames.activities(current.id), 1)] : []),
     ...also,
   ];

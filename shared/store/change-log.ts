@@ -152,18 +152,21 @@ export async function countedCollectionPage<T>(request: PageRequest, { organizat
 }
 
 /**
- * A collection with an index partition and a counter for each of its two filters alone and for neither (leads by
- * status and by company). Both together have neither: the `within` filter's partition is read and kept where the
- * other filter's attribute holds its value, counted over what it reads (a lead's inquiries of one source).
+ * A collection with an index partition and a counter for each of its filters alone and for none (leads by status, by
+ * company and by assignee). Two or more together have neither: the partition of the first of them `within` names is
+ * read whole and kept where each other filter's attribute holds its value, counted over what it reads (a company's
+ * leads of one status).
  */
-export interface FilterCountedCollection<F extends Record<keyof F, string | undefined>> {
+export interface FilterCountedCollection<F extends Record<keyof F, string | number | undefined>> {
   organizationId: string;
   /** The name of its change log (`changeLogKey`). */
   changes: string;
   filters: F;
-  /** The filter whose partition holds the records of both, and the other, kept by its attribute of the same name. */
-  within: keyof F & string;
-  kept: keyof F & string;
+  /**
+   * The filters whose partition holds the records of several, narrowest first; every filter but one is named here, so
+   * any two given have one to read.
+   */
+  within: readonly (keyof F & string)[];
   source: (filters: Partial<F>) => PageSource;
   counter: (filters: Partial<F>) => string;
   /**
@@ -175,14 +178,17 @@ export interface FilterCountedCollection<F extends Record<keyof F, string | unde
 }
 
 /** A page of a collection counted by filter, newest first, or its changes with `updatedSince`, as records. */
-export async function filterCountedPage<F extends Record<keyof F, string | undefined>, T>(request: PageRequest, collection: FilterCountedCollection<F>, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
-  const { organizationId, filters, within, kept, source, counter, range } = collection;
+export async function filterCountedPage<F extends Record<keyof F, string | number | undefined>, T>(request: PageRequest, collection: FilterCountedCollection<F>, fromItem: (item: Record<string, unknown>) => T): Promise<Page<T>> {
+  const { organizationId, filters, within, source, counter, range } = collection;
   const log = { partition: keys.changeLog(organizationId, collection.changes).gsi6pk, filters: range ? { ...filters, [range.filter]: range.between } : filters };
-  const [inside, value] = [filters[within], filters[kept]];
+  const given = (Object.keys(filters) as (keyof F & string)[]).filter((name) => filters[name] !== undefined);
+  const inside = given.length > 1 ? within.find((name) => given.includes(name)) : undefined;
+  if (given.length > 1 && !inside) throw new Error(`No partition holds the records of ${given.join(' and ')}: name one in within`);
+  const kept = given.filter((name) => name !== inside);
   const ranged = (only: Partial<F>): PageSource => (range ? { ...source(only), skBetween: range.between } : source(only));
   const listed = (at: PageRequest): Promise<RawPage> =>
-    inside && value
-      ? pageOfFiltered(ranged({ [within]: inside } as Partial<F>), (item) => item[kept] === value, `${kept}=${value}`, at)
+    inside
+      ? pageOfFiltered(ranged({ [inside]: filters[inside] } as Partial<F>), (item) => kept.every((name) => item[name] === filters[name]), kept.map((name) => `${name}=${filters[name]}`).join('&'), at)
       : range
         ? rangePage(ranged(filters), at)
         : countedPage(source(filters), organizationId, counter(filters), at);

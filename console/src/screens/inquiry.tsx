@@ -3,6 +3,7 @@ import { answer, api } from '../api';
 import { consolePath } from '../base';
 import { segment } from '../url';
 import { leadName, OUTCOME_LABELS, seconds, SOURCE_LABELS, when } from '../format';
+import { assignedTo, useMembers } from '../members';
 import type { CallData, ChatbotData, EmailData, Inquiry, InquiryListItem, WebformData } from '../types';
 import { Loading, Page, useAction, useLoad } from '../ui';
 import { SmsThread } from './sms-thread';
@@ -121,6 +122,7 @@ export function InquiryScreen({ inquiryId }: { inquiryId: string }) {
     return { inquiry, lead };
   }, [inquiryId]);
   const [busy, run] = useAction();
+  const members = useMembers();
 
   const markRead = (isRead: boolean, say?: string) =>
     run(async () => {
@@ -143,7 +145,7 @@ export function InquiryScreen({ inquiryId }: { inquiryId: string }) {
         {({ inquiry, lead }) => (
           <>
             <p>
-              Received {when(inquiry.createdAt)} · {inquiry.tag.replace(/_/g, ' ').toLowerCase()} · {inquiry.isRead ? 'Read' : 'Unread'}
+              Received {when(inquiry.createdAt)} · {inquiry.tag.replace(/_/g, ' ').toLowerCase()} · {inquiry.isRead ? 'Read' : 'Unread'} · {assignedTo(lead.assignedMemberId, members)}
             </p>
             <div class="actions">
               <button type="button" disabled={busy} onClick={() => markRead(!inquiry.isRead, inquiry.isRead ? 'Marked as unread.' : 'Marked as read.')}>

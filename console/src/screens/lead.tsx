@@ -3,15 +3,17 @@ import { useEffect, useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
 import { leadName, money, STATUS_LABELS, when } from '../format';
+import { memberName, useMembers } from '../members';
 import { useOrganization } from '../organization';
-import { LEAD_STATUSES, type Lead, type LeadChanges, type LeadStatus } from '../types';
+import { LEAD_STATUSES, type Lead, type LeadChanges, type LeadStatus, type Member } from '../types';
 import { Loading, Options, Page, useAction, useLoad } from '../ui';
 import { Activities, Appointments, Inquiries, LeadRuns } from './lead-history';
 import { SmsThread } from './sms-thread';
 
-function Facts({ lead, currency }: { lead: Lead; currency: string }) {
+function Facts({ lead, currency, members }: { lead: Lead; currency: string; members: Member[] | undefined }) {
   const rows: [string, ComponentChildren][] = [
     ['Status', STATUS_LABELS[lead.status]],
+    ['Assigned to', lead.assignedMemberId === null ? 'Nobody' : memberName(lead.assignedMemberId, members)],
     ['Value', money(lead.value, currency)],
     // A tap calls the lead from a phone, or writes to them.
     ['Phone', lead.phone ? <a href={`tel:${lead.phone}`}>{lead.phone}</a> : '—'],
@@ -36,13 +38,26 @@ function Facts({ lead, currency }: { lead: Lead; currency: string }) {
   );
 }
 
-/** The lead's status, value and lost reason: PATCH /v1/leads/{id} with what changed. */
-function Change({ lead, currency, onSaved }: { lead: Lead; currency: string; onSaved: (lead: Lead) => void }) {
+/**
+ * Who may be given the lead: the members who are not disabled, and whoever has it now (a disabled or removed member
+ * stays choosable until the lead is given to someone else).
+ */
+function assignable(lead: Lead, members: Member[] | undefined): [id: string, name: string][] {
+  const choices = (members ?? []).filter((member) => !member.isDisabled || member.id === lead.assignedMemberId).map((member): [string, string] => [String(member.id), memberName(member.id, members)]);
+  const kept = lead.assignedMemberId !== null && !choices.some(([id]) => id === String(lead.assignedMemberId));
+  return kept ? [[String(lead.assignedMemberId), memberName(lead.assignedMemberId!, members)], ...choices] : choices;
+}
+
+/** The lead's assignee, status, value and lost reason: PATCH /v1/leads/{id} with what changed. */
+function Change({ lead, currency, members, onSaved }: { lead: Lead; currency: string; members: Member[] | undefined; onSaved: (lead: Lead) => void }) {
+  // The select's value: a member's id, or '' for nobody.
+  const [assignee, setAssignee] = useState(lead.assignedMemberId === null ? '' : String(lead.assignedMemberId));
   const [status, setStatus] = useState<LeadStatus>(lead.status);
   const [value, setValue] = useState(lead.value === null ? '' : String(lead.value));
   const [lostReason, setLostReason] = useState(lead.lostReason ?? '');
   const [busy, run] = useAction();
   useEffect(() => {
+    setAssignee(lead.assignedMemberId === null ? '' : String(lead.assignedMemberId));
     setStatus(lead.status);
     setValue(lead.value === null ? '' : String(lead.value));
     setLostReason(lead.lostReason ?? '');
@@ -51,6 +66,8 @@ function Change({ lead, currency, onSaved }: { lead: Lead; currency: string; onS
   const save = (event: Event) => {
     event.preventDefault();
     const changes: LeadChanges = {};
+    const assignedMemberId = assignee === '' ? null : Number(assignee);
+    if (assignedMemberId !== lead.assignedMemberId) changes.assignedMemberId = assignedMemberId;
     if (status !== lead.status) changes.status = status;
     const amount = value.trim() === '' ? null : Number(value);
     if (amount !== lead.value) changes.value = amount;
@@ -60,6 +77,17 @@ function Change({ lead, currency, onSaved }: { lead: Lead; currency: string; onS
 
   return (
     <form class="inline-form" onSubmit={save}>
+      <div class="field">
+        <label for="lead-assignee">Assigned to</label>
+        <select id="lead-assignee" value={assignee} onChange={(e) => setAssignee(e.currentTarget.value)}>
+          <option value="">Nobody</option>
+          {assignable(lead, members).map(([id, name]) => (
+            <option key={id} value={id}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
       <div class="field">
         <label for="lead-status">Status</label>
         <select id="lead-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as LeadStatus)}>
@@ -85,6 +113,7 @@ function Change({ lead, currency, onSaved }: { lead: Lead; currency: string; onS
 
 export function LeadScreen({ leadId }: { leadId: string }) {
   const currency = useOrganization()?.currency ?? 'AUD';
+  const members = useMembers();
   const loaded = useLoad((signal) => answer(api.GET('/v1/leads/{leadId}', { params: { path: { leadId } }, signal })).then(({ lead }) => lead), [leadId]);
   return (
     <Page title={loaded.data ? leadName(loaded.data) : 'Lead'}>
@@ -96,8 +125,8 @@ export function LeadScreen({ leadId }: { leadId: string }) {
           <>
             <section aria-labelledby="details-heading">
               <h2 id="details-heading">Details</h2>
-              <Facts lead={lead} currency={currency} />
-              <Change lead={lead} currency={currency} onSaved={loaded.set} />
+              <Facts lead={lead} currency={currency} members={members} />
+              <Change lead={lead} currency={currency} members={members} onSaved={loaded.set} />
             </section>
             <Activities leadId={lead.id} />
             <Inquiries leadId={lead.id} />

@@ -2,11 +2,13 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
 import { leadName, money, STATUS_LABELS, when } from '../format';
+import { assignedTo, useMembers } from '../members';
 import { announce, showProblem } from '../notices';
 import { useOrganization } from '../organization';
-import { usePlace } from '../router';
+import { navigate, usePlace } from '../router';
+import { useSession } from '../session';
 import { segment } from '../url';
-import { LEAD_STATUSES, type Lead, type LeadStatus } from '../types';
+import { LEAD_STATUSES, type Lead, type LeadStatus, type Member } from '../types';
 import { Loading, Options, Page, useLoad } from '../ui';
 import { quietSince } from './today-counts';
 import { ExportLeads } from './export-leads';
@@ -20,7 +22,7 @@ type Board = Partial<Record<LeadStatus, Column>>;
 
 const isStatus = (value: string | null): value is LeadStatus => LEAD_STATUSES.includes(value as LeadStatus);
 
-function Card({ lead, currency, onMove }: { lead: Lead; currency: string; onMove: (lead: Lead, to: LeadStatus) => void }) {
+function Card({ lead, currency, members, onMove }: { lead: Lead; currency: string; members: Member[] | undefined; onMove: (lead: Lead, to: LeadStatus) => void }) {
   const titleId = `card-${lead.id}`;
   // The list only chooses: a select changes with every arrow key, and each move is a status change with its webhooks
   // and automations, so the move is the button's.
@@ -42,7 +44,7 @@ function Card({ lead, currency, onMove }: { lead: Lead; currency: string; onMove
         </a>
       </h3>
       <p class="muted">
-        {money(lead.value, currency)} · here since {when(lead.statusChangedAt ?? lead.createdAt)}
+        {money(lead.value, currency)} · here since {when(lead.statusChangedAt ?? lead.createdAt)} · {assignedTo(lead.assignedMemberId, members)}
       </p>
       <label for={`move-${lead.id}`}>Move to…</label>
       <div class="move">
@@ -57,20 +59,29 @@ function Card({ lead, currency, onMove }: { lead: Lead; currency: string; onMove
   );
 }
 
-/** The board: a column per lead status; a card moves by drag and drop or its "Move to…" select and Move button (PATCH status). */
+/**
+ * The board: a column per lead status; a card moves by drag and drop or its "Move to…" select and Move button (PATCH
+ * status). "Only my leads" lists each column's leads assigned to the signed-in member (`assignedMemberId`, counted by
+ * the API as every column is).
+ */
 export function Pipeline() {
   const { query: params } = usePlace();
   const only = params.get('status');
+  const me = useSession()?.member.id;
+  const members = useMembers();
   const quietDays = Number(params.get('quietDays')) || 0;
   const since = params.get('since');
   // When each column's leads took its status: from `since` (a report's period), and before `before` or the time
   // quietDays ago (the quotes gone quiet), fixed while the board is shown, as its cursors are bound to it.
   const before = useMemo(() => (quietDays > 0 ? quietSince(quietDays) : params.get('before')), [quietDays, params.get('before')]);
+  // A range of times takes no other filter in the API: the board is everyone's then.
+  const ranged = Boolean(since || before);
+  const mine = params.get('mine') === '1' && !ranged && me !== undefined;
   /** A page of a column's leads, from where the page before ended. */
   const readColumn = (status: LeadStatus, cursor?: string | null, signal?: AbortSignal) =>
     answer(
       api.GET('/v1/leads', {
-        params: { query: { status, statusChangedSince: since ?? undefined, statusChangedBefore: before ?? undefined, limit: 100, cursor: cursor ?? undefined } },
+        params: { query: { status, statusChangedSince: since ?? undefined, statusChangedBefore: before ?? undefined, assignedMemberId: mine ? me : undefined, limit: 100, cursor: cursor ?? undefined } },
         signal,
       }),
     );
@@ -84,7 +95,7 @@ export function Pipeline() {
     const board: Board = {};
     for (const [at, status] of statuses.entries()) board[status] = { leads: pages[at]!.leads, total: pages[at]!.totalCount, cursor: pages[at]!.nextCursor };
     return board;
-  }, [only, since, before]);
+  }, [only, since, before, mine]);
 
   // A moved card's select keeps the focus in its new column, so keyboard moves go on from there.
   useEffect(() => {
@@ -137,6 +148,14 @@ export function Pipeline() {
     }
   };
 
+  /** The board with "Only my leads" on or off, in its address, so it is kept on going back. */
+  const showMine = (on: boolean) => {
+    const next = new URLSearchParams(params);
+    if (on) next.set('mine', '1');
+    else next.delete('mine');
+    navigate(`${consolePath('/pipeline')}${next.size ? `?${next}` : ''}`, { replace: true, sameScreen: true });
+  };
+
   const find = (id: string) => statuses.flatMap((status) => loaded.data?.[status]?.leads ?? []).find((lead) => lead.id === id);
 
   return (
@@ -148,6 +167,12 @@ export function Pipeline() {
           {since && `Only leads that took their status since ${when(since)}. `}
           <a href={consolePath('/pipeline')}>Show the whole board</a>
         </p>
+      )}
+      {!ranged && me !== undefined && (
+        <div class="switch">
+          <input id="board-mine" type="checkbox" checked={mine} onChange={(e) => showMine(e.currentTarget.checked)} />
+          <label for="board-mine">Only my leads</label>
+        </div>
       )}
       <p class="hint">Drag a card to another column, or choose where to move it in its “Move to…” list and press Move.</p>
       <Loading loaded={loaded} what="the pipeline">
@@ -183,7 +208,7 @@ export function Pipeline() {
                   ) : (
                     <ul class="cards">
                       {shown.map((lead) => (
-                        <Card key={lead.id} lead={lead} currency={currency} onMove={move} />
+                        <Card key={lead.id} lead={lead} currency={currency} members={members} onMove={move} />
                       ))}
                     </ul>
                   )}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { answer, api, listUntil } from '../api';
 import { ROLE_LABELS } from '../format';
+import { membersChanged } from '../members';
 import { announce } from '../notices';
 import { useSession } from '../session';
 import { ROLES, type Invitation, type Member, type Role } from '../types';
@@ -142,6 +143,11 @@ export function Members() {
   const members = useLoad((signal) => listUntil((limit, cursor) => api.GET('/v1/organization/members', { params: { query: { limit, cursor } }, signal }), 'members').then(({ items }) => items), []);
   const invitations = useLoad((signal) => listUntil((limit, cursor) => api.GET('/v1/organization/invitations', { params: { query: { limit, cursor } }, signal }), 'invitations').then(({ items }) => items), []);
   const [busy, run] = useAction();
+  // The team changed: the screens naming leads' assignees read the members again.
+  const joinedOrLeft = (list: Member[]) => {
+    members.set(list);
+    membersChanged();
+  };
   const cancel = (invitation: Invitation) =>
     run(async () => {
       await answer(api.DELETE('/v1/organization/invitations/{invitationId}', { params: { path: { invitationId: invitation.id } } }));
@@ -164,7 +170,7 @@ export function Members() {
                   {member.isDisabled && ' · Disabled'}
                 </p>
                 <RoleSelect member={member} onSaved={(saved) => members.set(list.map((each) => (each.id === saved.id ? saved : each)))} />
-                {member.id !== session?.member.id && may('DELETE /v1/organization/members/{memberId}') && <RemoveMember member={member} onRemoved={() => members.set(list.filter((each) => each.id !== member.id))} />}
+                {member.id !== session?.member.id && may('DELETE /v1/organization/members/{memberId}') && <RemoveMember member={member} onRemoved={() => joinedOrLeft(list.filter((each) => each.id !== member.id))} />}
               </li>
             ))}
           </ul>
@@ -173,7 +179,7 @@ export function Members() {
       {may('POST /v1/organization/members') ? (
         <>
           <h3>Add a member</h3>
-          <AddMember onAdded={(member) => members.set([...(members.data ?? []), member])} />
+          <AddMember onAdded={(member) => joinedOrLeft([...(members.data ?? []), member])} />
         </>
       ) : (
         <p class="hint">An admin adds members and changes their roles.</p>
