@@ -23,7 +23,7 @@ describe('days and times in the organization’s timezone', () => {
       ['2026-07-01T23:30', 'America/New_York', '2026-07-02T03:30:00.000Z'],
       ['2026-07-02', 'Asia/Kolkata', '2026-07-01T18:30:00.000Z'],
       ['2026-07-02T08:00', 'UTC', '2026-07-02T08:00:00.000Z'],
-    ]) expect(new Date(instantOf(wall, zone)).toISOString(), `${wall} in ${zone}`).toBe(instant);
+    ] as const) expect(new Date(instantOf(wall, zone)).toISOString(), `${wall} in ${zone}`).toBe(instant);
   });
 
   it('takes the earlier of an hour a clock change repeats, and moves a skipped time on by the change', () => {
@@ -32,21 +32,21 @@ describe('days and times in the organization’s timezone', () => {
       ['2026-04-05T02:30', 'Australia/Sydney', '2026-04-04T15:30:00.000Z'],
       ['2026-04-05T03:30', 'Australia/Sydney', '2026-04-04T17:30:00.000Z'],
       ['2026-10-04T02:30', 'Australia/Sydney', '2026-10-03T16:30:00.000Z'],
-    ]) expect(new Date(instantOf(wall, zone)).toISOString(), `${wall} in ${zone}`).toBe(instant);
+    ] as const) expect(new Date(instantOf(wall, zone)).toISOString(), `${wall} in ${zone}`).toBe(instant);
     expect(wallClock(instantOf('2026-10-04T02:30', 'Australia/Sydney'), 'Australia/Sydney')).toBe('2026-10-04T03:30:00');
     // New York: 02:00 on to 03:00 on 2026-03-08; midnight on both days is a midnight.
     for (const [wall, zone, instant] of [
       ['2026-03-08T02:30', 'America/New_York', '2026-03-08T07:30:00.000Z'],
       ['2026-03-09', 'America/New_York', '2026-03-09T04:00:00.000Z'],
       ['2026-03-08', 'America/New_York', '2026-03-08T05:00:00.000Z'],
-    ]) expect(new Date(instantOf(wall, zone)).toISOString(), `${wall} in ${zone}`).toBe(instant);
+    ] as const) expect(new Date(instantOf(wall, zone)).toISOString(), `${wall} in ${zone}`).toBe(instant);
     // The hours after a change, on its day: on the new clock, ahead of UTC and behind it (New York: 02:00 back to 01:00
     // on 2026-11-01, at 06:00 UTC), a time with seconds read to its minute as the others.
     for (const [wall, zone, instant] of [
       ['2026-10-04T09:00:00', 'Australia/Sydney', '2026-10-03T22:00:00.000Z'],
       ['2026-11-01T03:00', 'America/New_York', '2026-11-01T08:00:00.000Z'],
       ['2026-11-01T01:30', 'America/New_York', '2026-11-01T05:30:00.000Z'],
-    ]) expect(new Date(instantOf(wall, zone)).toISOString(), `${wall} in ${zone}`).toBe(instant);
+    ] as const) expect(new Date(instantOf(wall, zone)).toISOString(), `${wall} in ${zone}`).toBe(instant);
   });
 
   it('counts days on the calendar and starts a week on Monday', () => {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { answer, api, listUntil } from '../api';
+import { memberName, useMembers } from '../members';
 import { useMay } from '../roles';
 import { useAction, useLoad } from '../ui';
 
@@ -19,20 +20,15 @@ export function BookAppointment({ leadId, onBooked }: { leadId: string; onBooked
   const [busy, run] = useAction();
   const [serviceId, setServiceId] = useState(0);
   const [found, setFound] = useState<Awaited<ReturnType<typeof findSlots>> | null>(null);
+  const members = useMembers();
   const offer = useLoad(async (signal) => {
-    const [services, members] = await Promise.all([
-      listUntil((limit, cursor) => api.GET('/v1/services', { params: { query: { limit, cursor } }, signal }), 'services'),
-      listUntil((limit, cursor) => api.GET('/v1/organization/members', { params: { query: { limit, cursor } }, signal }), 'members'),
-    ]);
-    return { services: services.items.filter((service) => service.isActive), members: members.items };
+    const { items } = await listUntil((limit, cursor) => api.GET('/v1/services', { params: { query: { limit, cursor } }, signal }), 'services');
+    return { services: items.filter((service) => service.isActive) };
   }, []);
   if (!may('POST /v1/availability/holds') || !may('POST /v1/appointments')) return null;
   const services = offer.data?.services ?? [];
   const chosen = services.find((service) => service.id === serviceId) ?? services[0];
-  const nameOf = (memberId: number) => {
-    const member = offer.data?.members.find((one) => one.id === memberId);
-    return member ? `${member.firstName} ${member.lastName}` : `member ${memberId}`;
-  };
+  const nameOf = (memberId: number) => memberName(memberId, members);
 
   const find = (event: Event) => {
     event.preventDefault();

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { answer, api, listUntil } from '../api';
 import { consolePath } from '../base';
 import { timeZone } from '../format';
+import { memberName, useMembers } from '../members';
 import { useMay } from '../roles';
 import { usePlace } from '../router';
 import { useStore } from '../store';
@@ -19,15 +20,14 @@ const dayWords = (day: string) => new Intl.DateTimeFormat(undefined, { timeZone:
 /** A time on the business's clock: "9:00 am". */
 const clockIn = (iso: string, zone: string) => new Intl.DateTimeFormat(undefined, { timeZone: zone, hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
 
-/** The day's or week's appointments (their times within it) and the receptionist's live holds, and the members by id. */
+/** The day's or week's appointments (their times within it) and the receptionist's live holds. */
 async function readSchedule(from: number, to: number, signal: AbortSignal) {
   const range = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
-  const [appointments, holds, members] = await Promise.all([
+  const [appointments, holds] = await Promise.all([
     listUntil((limit, cursor) => api.GET('/v1/appointments', { params: { query: { ...range, limit, cursor } }, signal }), 'appointments', { max: 1000 }),
     answer(api.GET('/v1/availability/holds', { params: { query: { limit: 100 } }, signal })),
-    listUntil((limit, cursor) => api.GET('/v1/organization/members', { params: { query: { limit, cursor } }, signal }), 'members'),
   ]);
-  return { appointments: appointments.items, holds: holds.holds.filter((hold) => Date.parse(hold.startsAt) >= from && Date.parse(hold.startsAt) < to), members: members.items };
+  return { appointments: appointments.items, holds: holds.holds.filter((hold) => Date.parse(hold.startsAt) >= from && Date.parse(hold.startsAt) < to) };
 }
 
 /**
@@ -75,19 +75,16 @@ function Day({ day, zone, schedule, onChanged }: { day: string; zone: string; sc
   const onDay = <T extends { startsAt: string }>(items: T[]) => items.filter((item) => dayOf(Date.parse(item.startsAt), zone) === day).sort((a, b) => a.startsAt.localeCompare(b.startsAt));
   const appointments = onDay(schedule.appointments);
   const holds = onDay(schedule.holds);
+  const members = useMembers();
   const nameOfUser = (userId: string) => {
-    const member = schedule.members.find((one) => one.user?.id === userId);
-    return member ? `${member.firstName} ${member.lastName}` : 'A former member';
+    const member = members?.find((one) => one.user?.id === userId);
+    return member ? `${member.firstName} ${member.lastName}` : members ? 'A former member' : 'A member';
   };
   // Each member's appointments apart; one with no attendee is the business's.
   const byWho = new Map<string, Appointment[]>();
   for (const appointment of appointments) {
     for (const who of appointment.attendees.length ? appointment.attendees.map(({ userId }) => nameOfUser(userId)) : ['No one assigned']) byWho.set(who, [...(byWho.get(who) ?? []), appointment]);
   }
-  const memberName = (id: number) => {
-    const member = schedule.members.find((one) => one.id === id);
-    return member ? `${member.firstName} ${member.lastName}` : 'a former member';
-  };
   return (
     <section aria-labelledby={`day-${day}`}>
       <h2 id={`day-${day}`}>{dayWords(day)}</h2>
@@ -108,7 +105,7 @@ function Day({ day, zone, schedule, onChanged }: { day: string; zone: string; sc
           <ul>
             {holds.map((hold) => (
               <li key={hold.id}>
-                {clockIn(hold.startsAt, zone)}–{clockIn(hold.endsAt, zone)} with {memberName(hold.memberId)}, held until {clockIn(hold.expiresAt, zone)}
+                {clockIn(hold.startsAt, zone)}–{clockIn(hold.endsAt, zone)} with {memberName(hold.memberId, members)}, held until {clockIn(hold.expiresAt, zone)}
               </li>
             ))}
           </ul>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { leadName, when } from '../format';
+import { useMembers } from '../members';
 import { useSession } from '../session';
 import type { Lead, Sms } from '../types';
 import { Loading, useAction, useLoad } from '../ui';
@@ -18,11 +19,8 @@ export function SmsThread({ lead, threadId }: { lead: Lead; threadId?: string })
   const loaded = useLoad((signal) => answer(api.GET('/v1/sms', { params: { query: { leadId: lead.id, limit: 100 } }, signal })), [lead.id]);
   const myUserId = session?.member.user?.id;
   const messages = [...(loaded.data?.messages ?? [])].reverse();
-  // Who sent each text: another member's by name, read only when another member sent one (a business has a few
-  // members: the list's first page holds them).
-  const othersSent = messages.some((sms) => sms.direction === 'OUTBOUND' && !sms.automationRunId && sms.userId !== null && sms.userId !== myUserId);
-  const members = useLoad((signal) => (othersSent ? answer(api.GET('/v1/organization/members', { params: { query: { limit: 100 } }, signal })) : Promise.resolve(undefined)), [othersSent]);
-  const senders = new Map((members.data?.members ?? []).flatMap((member) => (member.user ? [[member.user.id, `${member.firstName} ${member.lastName}`] as const] : [])));
+  // Who sent each text: another member's by name, from the members the console reads once per organization.
+  const senders = new Map((useMembers() ?? []).flatMap((member) => (member.user ? [[member.user.id, `${member.firstName} ${member.lastName}`] as const] : [])));
   const sender = (sms: Sms) => {
     if (sms.direction === 'INBOUND') return leadName(lead);
     if (sms.automationRunId) return 'Automation';
