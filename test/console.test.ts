@@ -840,6 +840,16 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect(lines.find((line) => line.includes('HYPERLINK'))).toContain(`"'=HYPERLINK(""http://example.com"",""Click"")"`);
     expect(lines.find((line) => line.includes('Smith'))).toContain(',"Smith, Jones & Co",');
     await page.getByText('Exported 101 Quoted leads.').waitFor();
+    // With "Only my leads", the export is the signed-in member's leads alone, as the board shows them.
+    const me = (await client.get('/v1/organization/members?limit=100')).body.members.find((member: { phone: string | null }) => member.phone === '+61491570145');
+    const mine = listed.slice(3, 5);
+    for (const leadId of mine) expect((await client.patch(`/v1/leads/${leadId}`, { assignedMemberId: me.id })).status).toBe(200);
+    await page.goto(`${api.url}/console/pipeline?status=QUOTED&mine=1`);
+    const myDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Quoted leads (CSV)' }).click();
+    const myLines = readFileSync((await (await myDownload).path())!, 'utf8').split('\r\n').filter(Boolean);
+    expect(myLines.slice(1).map((line) => line.split(',')[0]).sort()).toEqual([...mine].sort());
+    await page.getByText('Exported 2 Quoted leads.').waitFor();
 
     // Long work of the API: a recount of the reports. This server runs no stream consumer, so nothing was counted: the
     // recount writes a day and a history per lead. Its second write is held until the page shows the first one made.

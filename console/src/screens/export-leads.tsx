@@ -21,17 +21,17 @@ function save(name: string, text: string): void {
 }
 
 /**
- * The leads of the board (all, or one status's, within its range of when they took it) as a CSV file: read a page at a time with the progress shown, then
+ * The leads of the board (all, or one status's, within its range of when they took it; only the member's with "Only my leads") as a CSV file: read a page at a time with the progress shown, then
  * saved. "Stop" ends it after the page in flight, and nothing is saved.
  */
-export function ExportLeads({ status, range = {} }: { status: LeadStatus | null; range?: { statusChangedSince?: string | null; statusChangedBefore?: string | null } }) {
+export function ExportLeads({ status, range = {}, assignedMemberId }: { status: LeadStatus | null; range?: { statusChangedSince?: string | null; statusChangedBefore?: string | null }; assignedMemberId?: number }) {
   const [work, setWork] = useState<{ done: number; total: number } | null>(null);
   const [running, setRunning] = useState(false);
   const stopped = useRef(false);
   /** A page of the leads (all, or the status's within its range), from where the page before ended. */
   const readPage = (cursor: string | null) => {
     const within = status ? { statusChangedSince: range.statusChangedSince ?? undefined, statusChangedBefore: range.statusChangedBefore ?? undefined } : {};
-    return answer(api.GET('/v1/leads', { params: { query: { status: status ?? undefined, ...within, limit: PAGE, cursor: cursor ?? undefined } } }));
+    return answer(api.GET('/v1/leads', { params: { query: { status: status ?? undefined, ...within, assignedMemberId, limit: PAGE, cursor: cursor ?? undefined } } }));
   };
 
   const start = async () => {

@@ -224,7 +224,7 @@ export function Pipeline() {
         )}
       </Loading>
       {/* Below the board: above it, it would move the columns while a card is dragged. */}
-      <ExportLeads status={isStatus(only) ? only : null} range={{ statusChangedSince: since, statusChangedBefore: before }} />
+      <ExportLeads status={isStatus(only) ? only : null} range={{ statusChangedSince: since, statusChangedBefore: before }} {...(mine ? { assignedMemberId: me } : {})} />
     </Page>
   );
 }
