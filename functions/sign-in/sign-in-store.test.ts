@@ -303,6 +303,14 @@ describe('a member’s session, as the store keeps it', () => {
     expect(await findActiveSession(token)).toBeUndefined();
   });
 
+  it('is kept by DynamoDB until its absolute end, in whole seconds, at the latest; a token of no session’s form is none', async () => {
+    const { organizationId, member } = await memberWithPhone();
+    const { session } = await startSession(organizationId, member.id, 'SMS_CODE');
+    const item = await itemAt(signInKeys.session(organizationId, member.id, session.tokenHash));
+    expect(item?.[TTL_ATTRIBUTE]).toBe(Math.ceil(Date.parse(session.absoluteEndsAt) / 1000));
+    for (const token of ['', 'not-a-token', 'sps_', `${session.tokenHash}`]) expect(await findActiveSession(token), token).toBeUndefined();
+  });
+
   it('is ended once: signed out again at the same millisecond, ended everywhere, or of no session, it ends nothing; the store failing, ending fails', async () => {
     const { organizationId, member } = await memberWithPhone();
     const { token, session } = await startSession(organizationId, member.id, 'SMS_CODE');
@@ -312,8 +320,10 @@ describe('a member’s session, as the store keeps it', () => {
     expect(await endSession(organizationId, member.id, session.tokenHash)).toBe(0);
     expect(await findActiveSession(token)).toBeUndefined();
 
+    // Ended everywhere: the two live sessions counted, not the one signed out before, whose item stays until its end.
     const other = await startSession(organizationId, member.id, 'PASSKEY');
-    expect(await endEverySession(organizationId, member.id)).toBe(1);
+    await startSession(organizationId, member.id, 'SMS_CODE');
+    expect(await endEverySession(organizationId, member.id)).toBe(2);
     expect(await endSession(organizationId, member.id, other.session.tokenHash)).toBe(0);
     // Ending a session gone makes no item of it.
     expect(await itemAt(signInKeys.session(organizationId, member.id, other.session.tokenHash))).toBeUndefined();
