@@ -152,8 +152,10 @@ describe('a sign-in code, used', () => {
     expect((await useSignInCode(phone, lastMoment, undefined)).member.id).toBe(member.id);
 
     const expired = await textedCode(phone);
+    const expiresAt = iso(api.clock.now() + lifeMs);
     await api.clock.advanceTo(api.clock.now() + lifeMs);
-    expect(await storedCode(phone), 'not yet deleted by its TTL').toBeDefined();
+    expect(await storedCode(phone), 'not yet deleted by its TTL').toMatchObject({ entity: 'SIGN_IN_CODE', attempts: 0, expiresAt });
+    expect(nowIso()).toBe(expiresAt);
     expect(how(await settled(useSignInCode(phone, expired, undefined)))).toBe('INVALID_CODE');
   });
 
