@@ -232,9 +232,14 @@ async function run(positionals: string[], values: Values, target: AdminTarget): 
         const organizationId = await requireOrganization();
         const keyId = required(values, 'key');
         // Locally the CLI is a process apart from npm start's gateway, whose cache it cannot reach.
-        if (!values.table) addLocalAuthorizerCache({ flush: async () => undefined });
-        await keys.revokeApiKey(organizationId, keyId);
-        await flushAuthorizerCache();
+        // Released after its flush: run in a process that goes on (a test's), it must not stay registered.
+        const release = values.table ? () => undefined : addLocalAuthorizerCache({ flush: async () => undefined });
+        try {
+          await keys.revokeApiKey(organizationId, keyId);
+          await flushAuthorizerCache();
+        } finally {
+          release();
+        }
         return { organizationId, keyId, revoked: true, ...(values.table ? {} : { note: 'npm start may accept the key until its cached answer lapses (AUTHORIZER_CACHE_TTL); revoke it in the console, or deployed, to end it at once' }) };
       }
       default:
