@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { App, CfnResource, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -386,5 +387,40 @@ describe('cdk-nag acknowledgements', () => {
     const matching = acknowledgements.filter(({ rule, reason }) => check.rule.test(rule) && check.reason.test(reason));
     expect(matching.length).toBeGreaterThan(0);
     for (const acknowledgement of matching) check.check(acknowledgement);
+  });
+});
+
+describe("CloudFormation's own validation at synth", () => {
+  // The suite turns it off (test/support/table-per-file.ts): these run it as `cdk synth` and `cdk deploy` do.
+  const validating = <T>(synthesize: () => T): T => {
+    const suite = process.env.CDK_VALIDATION;
+    delete process.env.CDK_VALIDATION;
+    try {
+      return synthesize();
+    } finally {
+      process.env.CDK_VALIDATION = suite;
+    }
+  };
+  const cdkContext = (JSON.parse(readFileSync(new URL('../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> }).context;
+  const withQueue = (context: Record<string, unknown>) => {
+    const app = new App({ context });
+    new CfnResource(new Stack(app, 'Queue'), 'Queue', { type: 'AWS::SQS::Queue', properties: { VisibilityTimeout: 'soon' } });
+    return app;
+  };
+
+  it('fails the synth of a template CloudFormation would refuse, with cdk.json’s context, where the CDK alone only warns', () => {
+    expect(cdkContext['@aws-cdk/core:validateAgainstDefaultRules']).toBe(true);
+    expect(() => validating(() => withQueue(cdkContext).synth())).toThrow(/VisibilityTimeout: 'soon' is not of type 'integer'/);
+    expect(() => validating(() => withQueue({}).synth())).not.toThrow();
+  });
+
+  it('passes the app with every option that adds a stack or a resource on', () => {
+    const options = { analytics: 'true', secretsKeyReplicaRegion: 'ap-southeast-4', backupCopyRegion: 'ap-southeast-4', smsOriginationIdentity: 'pool-0123456789abcdef' };
+    const built = buildApp(new App({ context: { ...cdkContext, 'aws:cdk:bundling-stacks': [], alarmEmail: 'none', ...options } }));
+    expect(built.analytics).toBeDefined();
+    expect(built.secretsKeyReplica).toBeDefined();
+    expect(built.backupCopy).toBeDefined();
+    const assembly = validating(() => built.app.synth());
+    expect(assembly.stacks.length).toBeGreaterThanOrEqual(6);
   });
 });

@@ -13,7 +13,10 @@ const accessKey = { AWS_ACCESS_KEY_ID: `file${tableName.replace(/[^A-Za-z0-9]/g,
 // POWERTOOLS_DEV: the logger writes through console (so the token scan below sees every line) and metrics stay off.
 // Webhooks as in `npm start`: local receivers allowed, retries from 1 s. Sync answers a change at once, so a test reads
 // back what it wrote; test/sync-settle.test.ts holds the settling time itself.
-Object.assign(process.env, LOCAL_AWS_ENV, accessKey, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true', SYNC_SETTLE_SECONDS: '0' });
+// CDK_VALIDATION false: the stack tests synthesize the app at least once per file, and CloudFormation's own validation,
+// which the CDK runs at every synth, was about 5 of each synth's 12 s; `npm run synth` beside the suite, and one test of
+// the app with every option on (cdk-nag.test.ts), still run it.
+Object.assign(process.env, LOCAL_AWS_ENV, accessKey, LOCAL_SERVICE_ENV, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, POWERTOOLS_DEV: 'true', SYNC_SETTLE_SECONDS: '0', CDK_VALIDATION: 'false' });
 // No stream until a test file's server starts the stream consumer (useTestApi({ events: true })).
 await createTable(endpoint, tableName, { stream: false });
 // The file's signing as it starts: a file that points the environment at a DynamoDB Local of its own changes it.
