@@ -458,6 +458,24 @@ describe('the sessions a container assumes (deployed: STS)', async () => {
     sts.clock.live();
   });
 
+  it('keep a newer session when an older ask for the same organization fails after it was dropped and asked again', async () => {
+    // The first ask waits at the gate, then STS refuses it; meanwhile the cache fills past MAX_SESSIONS and drops it.
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = true;
+    const gated = { send: (command: Parameters<typeof sts.sts.send>[0]) => (held ? ((held = false), gate.then(() => (sts.failNext(), sts.sts.send(command)))) : sts.sts.send(command)) };
+    const provider = tenantCredentials({ deployment, own: async () => own, sts: () => gated as typeof sts.sts, now: sts.clock.now });
+    const assume = (organizationId: string) => actingFor(sessionOf(organizationId), () => provider());
+    const refused = assume('org_dropped').catch((error: unknown) => error);
+    for (let i = 0; i < MAX_SESSIONS; i++) await assume(`org_filler_${i}`);
+    const newer = await assume('org_dropped');
+    open();
+    expect(await refused).toMatchObject({ name: 'Throttling' });
+    const before = sts.requests.length;
+    expect(await assume('org_dropped')).toBe(newer);
+    expect(sts.requests.length - before, 'the newer session is still kept').toBe(0);
+  });
+
   it('work without a listener for what they do', async () => {
     const provider = tenantCredentials({ deployment, own: async () => own, sts: () => sts.sts, now: sts.clock.now });
     sts.failNext();
