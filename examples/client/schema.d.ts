@@ -192,6 +192,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List conversations, one per customer, the latest text first
+         * @description One row per customer: each lead the organization has texted or been texted by, the latest text first, with that text (`lastMessage`: its direction, body, time and the member who sent it), the lead’s unread threads (`unreadCount`), the member it is assigned to and whether it is OPEN or CLOSED (the lead WON or LOST). A text is its lead’s latest from the moment it is recorded. Filter by `unread`, `assignedMemberId` and `status`, in any combination; `totalCount` is exact for each. A deleted lead’s conversation leaves the list.
+         */
+        get: operations["listConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/appointments": {
         parameters: {
             query?: never;
@@ -2648,6 +2668,44 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "leadId": "lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6",
+         *       "lastMessage": {
+         *         "id": "message_01JCZ4A7K2M3N4P5Q6R7S8T9V0",
+         *         "direction": "INBOUND",
+         *         "body": "Yes, 8 works. The side gate will be open.",
+         *         "at": "2026-11-20T04:21:07.530Z",
+         *         "memberId": null
+         *       },
+         *       "unreadCount": 1,
+         *       "assignedMemberId": 2,
+         *       "status": "OPEN"
+         *     }
+         */
+        Conversation: {
+            leadId: string;
+            /** @description The latest text recorded with the lead, in any of its threads. */
+            lastMessage: {
+                id: string;
+                /** @enum {string} */
+                direction: "INBOUND" | "OUTBOUND";
+                body: string;
+                /** Format: date-time */
+                at: string;
+                /** @description The member who sent an outbound text; null for the lead’s own and for one an automation sent. */
+                memberId: number | null;
+            };
+            /** @description The lead’s SMS threads with a reply nobody has read yet (the lead’s `unreadSMS`). */
+            unreadCount: number;
+            /** @description The member the lead is assigned to; null while unassigned. */
+            assignedMemberId: number | null;
+            /**
+             * @description OPEN while the lead is in play; CLOSED while it is WON or LOST.
+             * @enum {string}
+             */
+            status: "OPEN" | "CLOSED";
         };
         /**
          * @example {
@@ -6341,6 +6399,56 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listConversations: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                cursor?: string;
+                /** @description Only the conversations with an unread reply (`true`), or with none (`false`). */
+                unread?: boolean;
+                /** @description Only the conversations of the leads assigned to this member. */
+                assignedMemberId?: number;
+                /** @description Only OPEN or only CLOSED conversations. */
+                status?: "OPEN" | "CLOSED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List conversations, one per customer, the latest text first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversations: components["schemas"]["Conversation"][];
+                        totalPages: number;
+                        currentPage: number;
+                        totalCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["AuthorizerUnavailable"];

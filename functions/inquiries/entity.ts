@@ -4,6 +4,7 @@ import { indexKeysSortedBy, organizationPartition, SAMPLE_ORGANIZATION_ID, type 
 import { shardCounters } from '#shared/store/counter-shards';
 import { changeLogKey } from '#shared/store/keys';
 import { now } from '#shared/ids';
+import { leadKeys } from '../leads/entity';
 import type { AuditedRecord } from '#shared/resource';
 
 const org = organizationPartition;
@@ -143,6 +144,23 @@ export function toSmsMessageItem(organizationId: string, { inquiryId, threadId, 
   const awaiting = message.direction === 'OUTBOUND' && message.status === 'QUEUED' ? inquiryKeys.smsAwaitingProvider(awaitingShardOf(message.id), message.createdAt, message.id) : {};
   const listed = inquiryKeys.smsMessageIndexes(organizationId, { id: message.id, status: message.status, leadId, threadId });
   return { ...inquiryKeys.inquiryMessage(organizationId, inquiryId, message.id), ...awaiting, ...listed, ...changeLogKey(organizationId, SMS_CHANGES), entity: 'SMS_MESSAGE', threadId, leadId, inquiryId, ...message, updatedAt: now() };
+}
+
+/**
+ * A lead's conversation item (`leadKeys.conversation`) as the latest of `messages` leaves it: that message, and its
+ * place in the organization's conversations (gsi1). The message last recorded is the conversation's latest.
+ */
+export function toConversationItem(organizationId: string, leadId: string, messages: readonly SmsMessage[]) {
+  const latest = messages.reduce((a, b) => (b.createdAt >= a.createdAt ? b : a));
+  const { id, direction, body, userId, createdAt } = latest;
+  return {
+    ...leadKeys.conversation(organizationId, leadId),
+    gsi1pk: leadKeys.conversations(organizationId).pk,
+    gsi1sk: `${createdAt}#${leadId}`,
+    entity: 'CONVERSATION',
+    leadId,
+    lastMessage: { id, direction, body, userId, at: createdAt },
+  };
 }
 
 /** Where a message item sits: `ORG#<org>#INQUIRY#<inquiryId>` / `MESSAGE#<messageId>`. */

@@ -59,6 +59,13 @@ export const leadKeys = {
    */
   smsOptOut: (o: string, phone: string): Key => ({ pk: org(o), sk: `SMSOPTOUT#${phone}` }),
   /**
+   * The lead's conversation: the latest SMS message recorded with the lead, sent or received, in any of its threads
+   * (GET /v1/conversations). Put whole in the transaction of every message recorded, so it is never behind one.
+   */
+  conversation: (o: string, leadId: string): Key => ({ pk: org(o), sk: `CONVERSATION#${leadId}` }),
+  /** gsi1 of a conversation: the organization's conversations, the latest message first (its time, then the lead). */
+  conversations: (o: string): Collection => ({ pk: `${org(o)}#CONVERSATIONS` }),
+  /**
    * A company item's key: the companies resource's item (its entity maps it), kept here because a lead's write
    * checks that its companyId is one of the organization's companies, and the companies resource already uses
    * leads (its demo data links leads to companies), so leads cannot import it.
@@ -113,6 +120,8 @@ export const leadKeySamples: KeySamples<typeof leadKeys> = {
   activities: () => leadKeys.activities(O, 'lead_1'),
   activitiesSince: () => leadKeys.activitiesSince(O, 'lead_1', '2026-11-20T09:00:00.000Z'),
   smsOptOut: () => leadKeys.smsOptOut(O, '+61412345678'),
+  conversation: () => leadKeys.conversation(O, 'lead_1'),
+  conversations: () => leadKeys.conversations(O),
   company: () => leadKeys.company(O, 'company_1'),
   organizationRecord: () => leadKeys.organizationRecord(O),
 };

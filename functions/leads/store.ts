@@ -162,6 +162,8 @@ export async function deleteLeadWithActivities(organizationId: string, leadId: s
       ...counterMoves(organizationId, lead, null),
       ...nameMoves(organizationId, lead, null),
       deleteItem(keys.counter(organizationId, leadCounterNames.activities(leadId))),
+      // Its conversation leaves the organization's conversations with it (its messages stay with their inquiries).
+      deleteItem(leadKeys.conversation(organizationId, leadId)),
       // Its activities, removed after it, are the lead's: its entry stands for them.
       ...auditDeletion(organizationId, leadAudit, leadId),
     ]);

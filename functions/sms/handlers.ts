@@ -5,6 +5,7 @@ import * as routes from './routes';
 import { sendSms } from './rules';
 import { SMS_SENT_MESSAGE } from './schema';
 import { getSms, listSmsPage } from './store';
+import { listConversationsPage } from './conversations';
 
 /** The handlers of the sms routes, one per route, named by its operationId: the stack bundles this module into each route's function. */
 export const sendSmsHandler = apiHandler(routes.sendSms, async ({ body, organizationId }) => {
@@ -19,3 +20,5 @@ export const getSmsHandler = apiHandler(routes.getSms, async ({ path, organizati
   if (!sms) throw new NotFoundError('SMS not found');
   return { sms };
 });
+
+export const listConversationsHandler = apiHandler(routes.listConversations, async ({ query, organizationId }) => pageEnvelope('conversations', await listConversationsPage(organizationId, query)));

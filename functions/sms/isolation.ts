@@ -15,6 +15,7 @@ export const isolationCases: IsolationCases = {
     { path: (ids) => `/v1/sms?messageThreadId=${ids.threadId}&status=DELIVERED`, expect: 'empty-list' },
   ],
   getSms: [{ path: (ids) => `/v1/sms/${ids.smsId}`, expect: 'not-found' }],
+  listConversations: [{ path: (ids) => `/v1/conversations?assignedMemberId=${ids.memberId}`, expect: 'empty-list' }],
 };
 
 /** The demo's thread. */

@@ -3,7 +3,7 @@ import { leadKeys } from '../leads/entity';
 import { smsKeys } from './entity';
 import type { SmsMessage } from '../inquiries/schema';
 import type { Lead, LeadActivity } from '../leads/schema';
-import { createInquiry, firstInquiryOfNewLead, readStateMove, smsMessageCounts, type NewInquiry } from '../inquiries/store';
+import { createInquiry, firstInquiryOfNewLead, readStateMove, smsMessageEffects, type NewInquiry } from '../inquiries/store';
 import { config } from '#shared/config';
 import { insertIfAbsent, transact, writeAlone, type TransactWrite } from '#shared/store/transact';
 import { insertLeadOrFindHolders, LeadLostContact, smsOptOutWrite, type HeldContact } from '../leads/store';
@@ -83,7 +83,7 @@ export async function appendInboundSmsMessage(organizationId: string, thread: Sm
     transact([
       inboundSmsMarker(organizationId, providerMessageId, message),
       insertIfAbsent(toSmsMessageItem(organizationId, thread, message), () => new InboundSmsRecorded()),
-      ...smsMessageCounts(organizationId, thread, [message]),
+      ...smsMessageEffects(organizationId, thread, [message]),
       inquiry,
       ...(moved?.counters ?? []),
       lead,

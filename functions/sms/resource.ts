@@ -3,16 +3,17 @@ import { smsRoutes } from './routes';
 import { smsKeys, smsKeySamples } from './entity';
 import * as examples from './examples';
 import { Sms } from './schema';
+import { Conversation } from './conversation-schema';
 import { changes } from './changes';
 import { inboundSms, smsEvents } from './channels';
 
 export const sms = defineResource({
   name: 'sms',
-  tags: { SMS: 'Text messages from the organization’s members to leads.' },
+  tags: { SMS: 'Text messages from the organization’s members to leads.', Conversations: 'One row per customer: the latest text with each lead, for an inbox.' },
   // Members text the leads they work.
   sessionRoles: { write: 'MEMBER' },
   routes: smsRoutes,
-  components: namedComponents({ Sms }, examples),
+  components: namedComponents({ Sms, Conversation }, examples),
   ...changes,
   // Delivery receipts from the configuration set's topic (npm start's carrier hands each receipt to applyReceipt), and
   // replies from leads from the numbers' two-way topic.

@@ -5,6 +5,8 @@ import * as schema from './schema';
 import { recordRows } from '#shared/routes/record-rows';
 import { smsSender } from './capability';
 import { prose } from '#shared/prose';
+import { listRow } from '#shared/routes/rows';
+import { CONVERSATIONS_DESCRIPTION, ConversationPage, ListConversationsQuery } from './conversation-schema';
 
 const smsRows = recordRows(schema, { tag: 'SMS', names: { one: 'Sms', many: 'Sms' }, path: '/v1/sms', changeLog: true });
 
@@ -82,4 +84,17 @@ export const getSms = smsRows.get({
   indexes: ['gsi2'],
 });
 
-export const smsRoutes = [sendSms, listSms, getSms];
+export const listConversations = listRow({
+  operationId: 'listConversations',
+  path: '/v1/conversations',
+  summary: 'List conversations, one per customer, the latest text first',
+  description: CONVERSATIONS_DESCRIPTION,
+  tag: 'Conversations',
+  // Query: the organization's conversations (gsi1) whole; BatchGetItem: their leads, then the page's senders.
+  dynamodb: ['Query', 'BatchGetItem'],
+  indexes: ['gsi1'],
+  request: { query: ListConversationsQuery },
+  response: ConversationPage,
+});
+
+export const smsRoutes = [sendSms, listSms, getSms, listConversations];

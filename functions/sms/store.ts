@@ -7,7 +7,7 @@ import type { SmsMessage } from '../inquiries/schema';
 import type { Lead } from '../leads/schema';
 import { fromOrganizationItem } from '../organization/schema';
 import { batchGetItems } from '#shared/store/batch-get';
-import { smsMessageCounts } from '../inquiries/store';
+import { smsMessageEffects } from '../inquiries/store';
 import { GetCommand, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
@@ -74,7 +74,7 @@ export async function appendSmsMessage(organizationId: string, thread: SmsThread
   await transact([
     requireExisting(leadKeys.lead(organizationId, thread.leadId), () => new NotFoundError('Lead not found')),
     insertIfAbsent(toSmsMessageItem(organizationId, thread, message)),
-    ...smsMessageCounts(organizationId, thread, [message]),
+    ...smsMessageEffects(organizationId, thread, [message]),
     phoneNotOptedOut(organizationId, phone),
     smsNotAbandoned(organizationId, message.id),
     threadChangedAt(organizationId, thread.inquiryId, message.createdAt),
