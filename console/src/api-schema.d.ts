@@ -2677,7 +2677,8 @@ export interface components {
          *         "direction": "INBOUND",
          *         "body": "Yes, 8 works. The side gate will be open.",
          *         "at": "2026-11-20T04:21:07.530Z",
-         *         "memberId": null
+         *         "memberId": null,
+         *         "inquiryId": "inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M"
          *       },
          *       "unreadCount": 1,
          *       "assignedMemberId": 2,
@@ -2696,6 +2697,8 @@ export interface components {
                 at: string;
                 /** @description The member who sent an outbound text; null for the lead’s own and for one an automation sent. */
                 memberId: number | null;
+                /** @description The SMS inquiry holding its thread: GET /v1/inquiries/{inquiryId} shows the thread, and POST /v1/sms with its `messageThreadId` replies in it. */
+                inquiryId: string;
             };
             /** @description The lead’s SMS threads with a reply nobody has read yet (the lead’s `unreadSMS`). */
             unreadCount: number;
@@ -2706,6 +2709,15 @@ export interface components {
              * @enum {string}
              */
             status: "OPEN" | "CLOSED";
+            /** @description With `expand=lead`: who the customer is and how to reach them. */
+            lead?: {
+                id: string;
+                firstName: string | null;
+                lastName: string | null;
+                email: string | null;
+                phone: string | null;
+                businessName: string | null;
+            };
         };
         /**
          * @example {
@@ -6417,6 +6429,8 @@ export interface operations {
                 assignedMemberId?: number;
                 /** @description Only OPEN or only CLOSED conversations. */
                 status?: "OPEN" | "CLOSED";
+                /** @description `lead`: each row with its lead’s summary (`lead`), read with the row at no extra call. */
+                expand?: "lead";
             };
             header?: never;
             path?: never;

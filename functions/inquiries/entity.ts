@@ -148,9 +148,10 @@ export function toSmsMessageItem(organizationId: string, { inquiryId, threadId, 
 
 /**
  * A lead's conversation item (`leadKeys.conversation`) as the latest of `messages` leaves it: that message, and its
- * place in the organization's conversations (gsi1). The message last recorded is the conversation's latest.
+ * place in the organization's conversations (gsi1), and the SMS inquiry holding its thread. The message last recorded
+ * is the conversation's latest.
  */
-export function toConversationItem(organizationId: string, leadId: string, messages: readonly SmsMessage[]) {
+export function toConversationItem(organizationId: string, { leadId, inquiryId }: { leadId: string; inquiryId: string }, messages: readonly SmsMessage[]) {
   const latest = messages.reduce((a, b) => (b.createdAt >= a.createdAt ? b : a));
   const { id, direction, body, userId, createdAt } = latest;
   return {
@@ -159,7 +160,7 @@ export function toConversationItem(organizationId: string, leadId: string, messa
     gsi1sk: `${createdAt}#${leadId}`,
     entity: 'CONVERSATION',
     leadId,
-    lastMessage: { id, direction, body, userId, at: createdAt },
+    lastMessage: { id, direction, body, userId, at: createdAt, inquiryId },
   };
 }
 

@@ -54,12 +54,12 @@ export const MAX_SMS_MESSAGES_PER_CREATE = 78;
  * What new messages of one thread write beside themselves: the SMS counters they move (all, per status, per lead, per
  * thread), one write per counter, and their lead's conversation, put whole with the latest of them.
  */
-export function smsMessageEffects(organizationId: string, { leadId, threadId }: { leadId: string; threadId: string }, messages: readonly SmsMessage[]): TransactWrite[] {
+export function smsMessageEffects(organizationId: string, { leadId, threadId, inquiryId }: { leadId: string; threadId: string; inquiryId: string }, messages: readonly SmsMessage[]): TransactWrite[] {
   const moves = new Map<string, number>();
   for (const { status } of messages) {
     for (const name of [smsCounterNames.messages(), smsCounterNames.messages({ status }), smsCounterNames.messages({ leadId }), smsCounterNames.messages({ threadId })]) moves.set(name, (moves.get(name) ?? 0) + 1);
   }
-  const conversation: TransactWrite[] = messages.length > 0 ? [{ item: { Put: { TableName: config.tableName, Item: toConversationItem(organizationId, leadId, messages) } } }] : [];
+  const conversation: TransactWrite[] = messages.length > 0 ? [{ item: { Put: { TableName: config.tableName, Item: toConversationItem(organizationId, { leadId, inquiryId }, messages) } } }] : [];
   return [...[...moves].map(([name, by]) => counterUpdate(organizationId, name, by)), ...conversation];
 }
 
@@ -129,7 +129,7 @@ function inquiryItemWrites(organizationId: string, inquiry: InquiryRecord, data:
       insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, 'SMS', thread)),
       insertIfAbsent(toThreadItem(organizationId, { threadId: thread.id, leadId: inquiry.leadId, inquiryId: inquiry.id, createdAt: inquiry.createdAt })),
       ...messages.map((message) => insertIfAbsent(toSmsMessageItem(organizationId, { inquiryId: inquiry.id, threadId: thread.id, leadId: inquiry.leadId }, message))),
-      ...smsMessageEffects(organizationId, { leadId: inquiry.leadId, threadId: thread.id }, messages),
+      ...smsMessageEffects(organizationId, { leadId: inquiry.leadId, threadId: thread.id, inquiryId: inquiry.id }, messages),
     );
   } else {
     writes.push(insertIfAbsent(toInquirySourceItem(organizationId, inquiry.id, inquiry.source, data as StoredSourceData)));

@@ -39,7 +39,7 @@ describe('GET /v1/conversations', () => {
     const { sms } = (await client.post('/v1/sms', { userId, leadId, message: 'Can we come at 10?' })).body;
     const memberId = await memberIdOf(client, userId);
     expect((await client.get('/v1/conversations')).body).toEqual({
-      conversations: [{ leadId, lastMessage: { id: sms.id, direction: 'OUTBOUND', body: 'Can we come at 10?', at: sms.createdAt, memberId }, unreadCount: 0, assignedMemberId: null, status: 'OPEN' }],
+      conversations: [{ leadId, lastMessage: { id: sms.id, direction: 'OUTBOUND', body: 'Can we come at 10?', at: sms.createdAt, memberId, inquiryId: sms.inquiryId }, unreadCount: 0, assignedMemberId: null, status: 'OPEN' }],
       totalPages: 1,
       currentPage: 1,
       totalCount: 1,
@@ -48,7 +48,7 @@ describe('GET /v1/conversations', () => {
 
     await reply('Yes, 10 works');
     const [conversation] = (await client.get('/v1/conversations')).body.conversations;
-    expect(conversation).toEqual({ leadId, lastMessage: { id: expect.stringMatching(/^message_/), direction: 'INBOUND', body: 'Yes, 10 works', at: expect.stringMatching(ISO_MS), memberId: null }, unreadCount: 1, assignedMemberId: null, status: 'OPEN' });
+    expect(conversation).toEqual({ leadId, lastMessage: { id: expect.stringMatching(/^message_/), direction: 'INBOUND', body: 'Yes, 10 works', at: expect.stringMatching(ISO_MS), memberId: null, inquiryId: sms.inquiryId }, unreadCount: 1, assignedMemberId: null, status: 'OPEN' });
     expect(conversation.lastMessage.at >= sms.createdAt).toBe(true);
     // The same message GET /v1/sms/{smsId} reads.
     expect((await client.get(`/v1/sms/${conversation.lastMessage.id}`)).body.sms).toMatchObject({ direction: 'INBOUND', body: 'Yes, 10 works', leadId });
@@ -128,6 +128,8 @@ describe('GET /v1/conversations', () => {
     ['assignedMemberId=1.5', 'assignedMemberId'],
     ['assignedMemberId=abc', 'assignedMemberId'],
     ['limit=101', 'limit'],
+    ['expand=leads', 'expand'],
+    ['expand=', 'expand'],
     ['updatedSince=2026-11-01T00:00:00.000Z', 'updatedSince'],
     ['leadId=lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6', 'leadId'],
   ])('answers 400 naming the parameter for %s, reading nothing', async (query, field) => {
@@ -142,6 +144,19 @@ describe('GET /v1/conversations', () => {
     expect(error?.code).toBe('VALIDATION_ERROR');
     expect(error?.details.map((detail) => detail.path)).toContain(field);
     expect(calls).toEqual([]);
+  });
+
+  it('adds each row’s lead summary with expand=lead, in the same reads, and only then', async () => {
+    const { client, userId, leadId } = await organizationWithSender();
+    expect((await client.post('/v1/sms', { userId, leadId, message: 'Hi Olivia' })).status).toBe(201);
+    const [plain] = (await client.get('/v1/conversations')).body.conversations;
+    expect(plain).not.toHaveProperty('lead');
+    let expanded: { lead: unknown } | undefined;
+    const calls = await countDynamoCalls(async () => {
+      [expanded] = (await client.get('/v1/conversations?expand=lead')).body.conversations;
+    });
+    expect(expanded).toEqual({ ...plain, lead: { id: leadId, firstName: 'Olivia', lastName: 'Nguyen', email: 'olivia@example.com.au', phone: '+61412345001', businessName: null } });
+    expect(calls).toEqual(['QueryCommand', 'BatchGetItemCommand', 'BatchGetItemCommand']);
   });
 
   it('leaves out a deleted lead’s conversation, and keeps the others', async () => {

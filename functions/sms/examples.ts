@@ -18,7 +18,7 @@ export const sms = {
 /** A customer's conversation as GET /v1/conversations lists it: Olivia's reply, unread, on a lead assigned to member 2. */
 export const conversation = {
   leadId: LEAD_ID,
-  lastMessage: { id: 'message_01JCZ4A7K2M3N4P5Q6R7S8T9V0', direction: 'INBOUND', body: 'Yes, 8 works. The side gate will be open.', at: '2026-11-20T04:21:07.530Z', memberId: null },
+  lastMessage: { id: 'message_01JCZ4A7K2M3N4P5Q6R7S8T9V0', direction: 'INBOUND', body: 'Yes, 8 works. The side gate will be open.', at: '2026-11-20T04:21:07.530Z', memberId: null, inquiryId: 'inquiry_01JCZ41B2C3D4E5F6G7H8J9K0M' },
   unreadCount: 1,
   assignedMemberId: 2,
   status: 'OPEN',
