@@ -793,6 +793,61 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   });
 
+  it('lists the texts one row per customer on a phone and a desk, the latest first with who wrote it, unread and whose; opens a thread, which reads it, replies, and Call dials the customer', async () => {
+    const { page, client, organizationId } = await signedInToDemo('+61491570220', { width: 390, height: 844 }, false, { bySession: true });
+    const liam = await createMember(organizationId, { role: 'MEMBER', firstName: 'Liam', lastName: 'Kelly', email: 'liam@example.com' });
+    const number = '+61299990220';
+    expect((await client.patch('/v1/organization', { smsSenderId: number })).status).toBe(200);
+    const olivia = (await client.post('/v1/leads', { name: 'Olivia Nguyen', phone: '+61412345001' })).body.lead;
+    const noah = (await client.post('/v1/leads', { name: 'Noah Brown', phone: '+61412345002', assignedMemberId: liam.id })).body.lead;
+    for (const lead of [olivia, noah]) expect((await client.post('/v1/sms', { userId: liam.user.id, leadId: lead.id, message: `Hi ${lead.firstName}, we can come Friday.` })).status).toBe(201);
+    const replied = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from: olivia.phone, to: number, body: 'Friday suits, thanks' }) });
+    expect(replied.status).toBe(202);
+    await expect.poll(async () => (await client.get('/v1/conversations?unread=true')).body.totalCount).toBe(1);
+
+    const row = (name: string) => page.locator('li.conversation', { hasText: name });
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      await page.setViewportSize(viewport);
+      await page.goto(`${api.url}/console/inbox?view=texts`);
+      await row('Olivia Nguyen').waitFor();
+      // The latest text first: Olivia's reply, then Liam's text to Noah, each with who wrote it.
+      expect(await page.locator('li.conversation .who').allTextContents()).toEqual(['Olivia Nguyen', 'Noah Brown']);
+      expect(await row('Olivia Nguyen').locator('.summary').textContent()).toBe('Olivia Nguyen: Friday suits, thanks');
+      expect(await row('Olivia Nguyen').getByText('Unread', { exact: true }).count()).toBe(1);
+      expect(await row('Noah Brown').locator('.summary').textContent()).toBe('Liam Kelly: Hi Noah, we can come Friday.');
+      expect(await row('Noah Brown').getByText('Unread', { exact: true }).count()).toBe(0);
+      // Noah is Liam's lead; Olivia nobody's.
+      expect(await row('Noah Brown').locator('.badge').allTextContents()).toEqual(['Liam Kelly']);
+      expect(await row('Olivia Nguyen').locator('.badge').allTextContents()).toEqual(['Unread']);
+      const call = row('Olivia Nguyen').getByRole('link', { name: 'Call Olivia Nguyen' });
+      expect(await call.getAttribute('href')).toBe(`tel:${olivia.phone}`);
+      const target = (await call.boundingBox())!;
+      expect([target.width >= 44, target.height >= 44]).toEqual([true, true]);
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByLabel('Show').selectOption('unread');
+      await expect.poll(() => page.locator('li.conversation .who').allTextContents()).toEqual(['Olivia Nguyen']);
+      expect(new URL(page.url()).searchParams.get('show')).toBe('unread');
+      await page.getByLabel('Show').selectOption('');
+      await expect.poll(() => page.locator('li.conversation').count()).toBe(2);
+    }
+
+    // The row opens the thread, which reads it; a reply is the signed-in member's.
+    await row('Olivia Nguyen').locator('a.open').click();
+    await page.getByLabel('Reply').fill('See you Friday at 9.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('ol.thread').getByText('See you Friday at 9.').waitFor();
+    await page.goto(`${api.url}/console/inbox?view=texts`);
+    await row('Olivia Nguyen').waitFor();
+    expect(await row('Olivia Nguyen').locator('.summary').textContent()).toBe('You: See you Friday at 9.');
+    expect(await row('Olivia Nguyen').getByText('Unread', { exact: true }).count()).toBe(0);
+    expect((await client.get('/v1/conversations?unread=true')).body.totalCount).toBe(0);
+    // Only the signed-in member's leads: none of them is Grace's.
+    await page.getByLabel('Only my leads').check();
+    await page.getByText('No texts here.').waitFor();
+    await page.close();
+  });
+
   it('exports a status’s leads as CSV a page at a time, showing the progress, and saves what the list holds', async () => {
     const { page, client } = await signedInToDemo('+61491570145', undefined, false);
     // One more than a page of the list: the export reads two pages.

@@ -43,6 +43,8 @@ type MeSession = Answer<'/v1/me', 'get', 200>['session'];
 export type Session = Answer<'/v1/sign-in/sessions', 'post', 201>['session'] & Partial<Pick<MeSession, 'passkeys'>>;
 
 export type Sms = Schemas['Sms'];
+/** GET /v1/conversations: one customer's latest text, with its lead's summary when asked for (expand=lead). */
+export type Conversation = Schemas['Conversation'];
 export type Appointment = Schemas['Appointment'];
 export type AppointmentChanges = Body<'/v1/appointments/{appointmentId}', 'patch'>;
 /** A slot the receptionist holds for a caller while the call goes on. */

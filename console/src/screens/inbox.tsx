@@ -7,6 +7,7 @@ import { navigate, usePlace } from '../router';
 import { segment } from '../url';
 import { CALL_OUTCOMES, INQUIRY_SOURCES, type CallOutcome, type InquiryListItem, type InquirySource } from '../types';
 import { Loading, More, Options, Page, useLoad } from '../ui';
+import { Conversations } from './conversations';
 
 /** Which inquiries to show: the list's own filters (createdSince, createdBefore, callOutcome, isRead). */
 interface Narrowing {
@@ -34,7 +35,34 @@ function InquiryRow({ item }: { item: InquiryListItem }) {
   );
 }
 
+/** The Inbox's two views: every inquiry, or the texts, one row per customer (`view=texts`). */
+function Views({ texts }: { texts: boolean }) {
+  return (
+    <nav class="views" aria-label="Inbox views">
+      <a href={consolePath('/inbox')} aria-current={texts ? undefined : 'page'}>
+        Inquiries
+      </a>
+      <a href={`${consolePath('/inbox')}?view=texts`} aria-current={texts ? 'page' : undefined}>
+        Texts
+      </a>
+    </nav>
+  );
+}
+
 export function Inbox() {
+  const { query: params } = usePlace();
+  if (params.get('view') === 'texts') {
+    return (
+      <Page title="Inbox">
+        <Views texts />
+        <Conversations />
+      </Page>
+    );
+  }
+  return <Inquiries />;
+}
+
+function Inquiries() {
   const { query: params } = usePlace();
   const source = (params.get('source') ?? '') as InquirySource | '';
   const show = params.get('show') ?? '';
@@ -96,6 +124,7 @@ export function Inbox() {
 
   return (
     <Page title="Inbox">
+      <Views texts={false} />
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <div class="field">
           <label for="inbox-source">Source</label>
