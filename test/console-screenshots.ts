@@ -71,8 +71,16 @@ try {
       await page.screenshot({ path: join(DOCS, file) });
       progress(`docs/${file}`);
     };
-    for (const [path, heading] of [['', 'Today'], ['/inbox', 'Inbox'], ['/pipeline', 'Pipeline'], ['/reports', 'Reports'], ['/settings', 'Settings']] as const) {
-      await shoot(path, heading, `console-${heading.toLowerCase()}.png`);
+    for (const [path, heading, file] of [
+      ['', 'Today', 'console-today.png'],
+      ['/inbox', 'Inbox', 'console-inbox.png'],
+      ['/inbox?view=texts', 'Inbox', 'console-texts.png'],
+      ['/pipeline', 'Pipeline', 'console-pipeline.png'],
+      ['/schedule?view=week', 'Schedule', 'console-schedule.png'],
+      ['/reports', 'Reports', 'console-reports.png'],
+      ['/settings', 'Settings', 'console-settings.png'],
+    ] as const) {
+      await shoot(path, heading, file);
     }
     await page.setViewportSize({ width: 375, height: 800 });
     await shoot('', 'Today', 'console-today-phone.png');

@@ -501,7 +501,8 @@ describe('requests generated from the document', () => {
         ? { ...organization, leadId: organization.smsLeadId! }
         : route.path.endsWith('/resolve')
           ? { ...organization, transferId: organization.resolvableTransferId! }
-          : route.path === '/v1/automations/{automationId}/runs' || route.path.startsWith('/v1/automations/{automationId}/enrolments')
+          : // A preview of the demo's automation after a generated PATCH gave it an appointment's trigger needs an appointment of the lead.
+            route.path === '/v1/automations/{automationId}/runs' || route.path === '/v1/automations/{automationId}/preview' || route.path.startsWith('/v1/automations/{automationId}/enrolments')
             ? { ...organization, automationId: organization.enrollableAutomationId! }
             : organization;
       const samples = route.method === 'DELETE' ? 1 : REQUESTS_PER_OPERATION;

@@ -372,6 +372,7 @@ const UNSYNCED_LISTS: Record<string, string> = {
   listHolds: 'a hold lives five minutes, and each new one is a hold.created event (docs/decisions/receptionist-and-appointments.md)',
   listStoppedAutomationRuns: 'a stopped run never changes again: stoppedSince reads those stopped since an instant (docs/decisions/automation-runs.md)',
   listLeadAutomationRuns: 'a run’s changes are in its automation’s log: GET /v1/automations/{automationId}/runs?updatedSince reads them (docs/decisions/automation-runs.md)',
+  listConversations: 'a view of the SMS messages and the leads, each synced by its own list: GET /v1/sms?updatedSince and GET /v1/leads?updatedSince read every change a conversation shows (docs/decisions/sms.md)',
 };
 /** The list routes: every route that answers a page (its response has a nextCursor), but those. */
 const LIST_ROUTES = routes.filter((route) => route.method === 'GET' && 'nextCursor' in ((route.response as { entries?: object }).entries ?? {}) && !(route.operationId in UNSYNCED_LISTS));
@@ -400,7 +401,7 @@ describe('every list route takes updatedSince', () => {
     // GET /v1/me is the session's own member, organization and passkeys: one answer, no list of records.
     // GET /v1/api-keys answers the organization's keys whole (a few, made by hand), unpaged.
     // GET /v1/organization/members/{memberId}/passkeys answers a member's passkeys whole (one per device), unpaged.
-    // GET /v1/availability/holds and GET /v1/automation-runs: UNSYNCED_LISTS.
+    // GET /v1/availability/holds, GET /v1/automation-runs and GET /v1/conversations: UNSYNCED_LISTS.
     expect(routes.filter((route) => route.method === 'GET' && route.path.startsWith('/v1/') && !route.path.endsWith('}') && !LIST_ROUTES.includes(route)).map((route) => route.operationId).sort()).toEqual([
       'findAvailability',
       'getCurrentSession',
@@ -411,6 +412,7 @@ describe('every list route takes updatedSince', () => {
       'getReportTimeseries',
       'listApiKeys',
       'listAutomationTemplates',
+      'listConversations',
       'listEventSamples',
       'listHolds',
       'listLeadAutomationRuns',

@@ -68,3 +68,13 @@ export function interceptLinks() {
     navigate(`${url.pathname}${url.search}${url.hash}`);
   });
 }
+
+/** This screen at `path` with some of its query changed (an empty value removes one), in place of the entry shown. */
+export function changeQuery(path: string, query: URLSearchParams, changes: Record<string, string>) {
+  const next = new URLSearchParams(query);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value) next.set(name, value);
+    else next.delete(name);
+  }
+  navigate(`${path}${next.size ? `?${next}` : ''}`, { replace: true, sameScreen: true });
+}

@@ -140,3 +140,37 @@ export function More({ shown, total, onMore, busy }: { shown: number; total?: nu
     </p>
   );
 }
+
+/** A page of a list as a screen reads it: its items, the list's total, and where the next page starts. */
+export interface ListPage<T> {
+  items: T[];
+  totalCount: number;
+  nextCursor: string | null;
+}
+
+/**
+ * A list read a page at a time: the first page whenever `deps` change, and each next one after the cursor the page
+ * before left, appended. `loadMore` is absent after the last page; a refusal is shown in the alert region.
+ */
+export function usePages<T>(read: (cursor: string | null, signal?: AbortSignal) => Promise<ListPage<T>>, deps: unknown[]) {
+  const [extra, setExtra] = useState<{ items: T[]; cursor: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const first = useLoad((signal) => {
+    setExtra(null);
+    return read(null, signal);
+  }, deps);
+  const items = [...(first.data?.items ?? []), ...(extra?.items ?? [])];
+  const cursor = extra ? extra.cursor : (first.data?.nextCursor ?? null);
+  const loadMore = async () => {
+    setBusy(true);
+    try {
+      const page = await read(cursor);
+      setExtra({ items: [...(extra?.items ?? []), ...page.items], cursor: page.nextCursor });
+    } catch (error) {
+      showProblem(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { first, items, total: first.data?.totalCount, busy, loadMore: cursor ? loadMore : undefined };
+}

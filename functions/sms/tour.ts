@@ -16,5 +16,11 @@ export const tour: ResourceTour = {
     },
     { route: 'GET /v1/sms/{smsId}', kind: 'read', request: (s) => ({ method: 'GET', path: `/v1/sms/${s.smsId}` }) },
     { route: 'GET /v1/sms', kind: 'list', request: (s) => ({ method: 'GET', path: `/v1/sms?leadId=${s.leadId}` }) },
+    {
+      route: 'GET /v1/conversations',
+      kind: 'list',
+      exception: { reason: 'The conversations are joined to their leads, read once the conversations are known, and the page’s senders to their members: two BatchGetItems after the Query' },
+      request: () => ({ method: 'GET', path: '/v1/conversations?expand=lead' }),
+    },
   ],
 };

@@ -1,14 +1,12 @@
-import { useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
 import { leadName, when } from '../format';
 import { memberName, useMembers } from '../members';
-import { showProblem } from '../notices';
-import { navigate, usePlace } from '../router';
+import { changeQuery, usePlace } from '../router';
 import { useSession } from '../session';
 import { segment } from '../url';
 import type { Conversation, Member } from '../types';
-import { Loading, More, useLoad } from '../ui';
+import { Loading, More, usePages } from '../ui';
 
 /** Who wrote a conversation's latest text: the customer, you, another member by name, or an automation. */
 function senderOf(row: Conversation, me: number | undefined, members: Member[] | undefined): string {
@@ -52,44 +50,20 @@ export function Conversations() {
   const members = useMembers();
   const unreadOnly = params.get('show') === 'unread';
   const mine = params.get('mine') === '1' && me !== undefined;
-  const [extra, setExtra] = useState<{ items: Conversation[]; cursor: string | null } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const readPage = (cursor?: string | null, signal?: AbortSignal) =>
-    answer(
-      api.GET('/v1/conversations', {
-        params: { query: { expand: 'lead', unread: unreadOnly ? true : undefined, assignedMemberId: mine ? me : undefined, limit: 50, cursor: cursor ?? undefined } },
-        signal,
-      }),
-    );
-  const first = useLoad(
-    (signal) => {
-      setExtra(null);
-      return readPage(undefined, signal);
+  const list = usePages(
+    async (cursor, signal) => {
+      const page = await answer(
+        api.GET('/v1/conversations', {
+          params: { query: { expand: 'lead', unread: unreadOnly ? true : undefined, assignedMemberId: mine ? me : undefined, limit: 50, cursor: cursor ?? undefined } },
+          signal,
+        }),
+      );
+      return { ...page, items: page.conversations };
     },
     [unreadOnly, mine],
   );
   /** The texts with these filters changed, kept in the address. */
-  const setFilters = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    navigate(`${consolePath('/inbox')}?${next}`, { replace: true, sameScreen: true });
-  };
-  const items = [...(first.data?.conversations ?? []), ...(extra?.items ?? [])];
-  const cursor = extra ? extra.cursor : (first.data?.nextCursor ?? null);
-  const loadMore = async () => {
-    setBusy(true);
-    try {
-      const page = await readPage(cursor);
-      setExtra({ items: [...(extra?.items ?? []), ...page.conversations], cursor: page.nextCursor });
-    } catch (error) {
-      showProblem(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const setFilters = (changes: Record<string, string>) => changeQuery(consolePath('/inbox'), params, changes);
 
   return (
     <>
@@ -108,19 +82,19 @@ export function Conversations() {
           </div>
         )}
       </form>
-      <Loading loaded={first} what="texts">
+      <Loading loaded={list.first} what="texts">
         {() => (
           <>
-            {items.length === 0 ? (
+            {list.items.length === 0 ? (
               <p>No texts here.</p>
             ) : (
               <ul class="conversations">
-                {items.map((row) => (
+                {list.items.map((row) => (
                   <ConversationRow key={row.leadId} row={row} me={me} members={members} />
                 ))}
               </ul>
             )}
-            <More shown={items.length} total={first.data?.totalCount} onMore={cursor ? loadMore : undefined} busy={busy} />
+            <More shown={list.items.length} total={list.total} onMore={list.loadMore} busy={list.busy} />
           </>
         )}
       </Loading>

@@ -1,12 +1,10 @@
-import { useState } from 'preact/hooks';
 import { answer, api } from '../api';
 import { consolePath } from '../base';
 import { leadName, OUTCOME_LABELS, SOURCE_LABELS, when } from '../format';
-import { showProblem } from '../notices';
-import { navigate, usePlace } from '../router';
+import { changeQuery, usePlace } from '../router';
 import { segment } from '../url';
 import { CALL_OUTCOMES, INQUIRY_SOURCES, type CallOutcome, type InquiryListItem, type InquirySource } from '../types';
-import { Loading, More, Options, Page, useLoad } from '../ui';
+import { Loading, More, Options, Page, usePages } from '../ui';
 import { Conversations } from './conversations';
 
 /** Which inquiries to show: the list's own filters (createdSince, createdBefore, callOutcome, isRead). */
@@ -67,59 +65,33 @@ function Inquiries() {
   const source = (params.get('source') ?? '') as InquirySource | '';
   const show = params.get('show') ?? '';
   const narrowing: Narrowing = { since: params.get('since'), until: params.get('until'), outcome: (params.get('outcome') as CallOutcome | null) || null, isRead: isReadOf(show) };
-  const [extra, setExtra] = useState<{ items: InquiryListItem[]; cursor: string | null } | null>(null);
-  const [busy, setBusy] = useState(false);
   /** A page of the inquiries with these filters, their leads with them, from where the page before ended. */
-  const readPage = (cursor?: string | null, signal?: AbortSignal) =>
-    answer(
-      api.GET('/v1/inquiries', {
-        params: {
-          query: {
-            source: source || undefined,
-            createdSince: narrowing.since ?? undefined,
-            createdBefore: narrowing.until ?? undefined,
-            callOutcome: narrowing.outcome ?? undefined,
-            isRead: narrowing.isRead ?? undefined,
-            expand: 'lead',
-            limit: 50,
-            cursor: cursor ?? undefined,
+  const list = usePages(
+    async (cursor, signal) => {
+      const page = await answer(
+        api.GET('/v1/inquiries', {
+          params: {
+            query: {
+              source: source || undefined,
+              createdSince: narrowing.since ?? undefined,
+              createdBefore: narrowing.until ?? undefined,
+              callOutcome: narrowing.outcome ?? undefined,
+              isRead: narrowing.isRead ?? undefined,
+              expand: 'lead',
+              limit: 50,
+              cursor: cursor ?? undefined,
+            },
           },
-        },
-        signal,
-      }),
-    );
-
-  const first = useLoad(
-    (signal) => {
-      setExtra(null);
-      return readPage(undefined, signal);
+          signal,
+        }),
+      );
+      return { ...page, items: page.inquiries };
     },
     [source, narrowing.since, narrowing.until, narrowing.outcome, narrowing.isRead],
   );
 
   /** The inbox with these filters changed (an empty value removes one): a call outcome asks for calls, another source for no outcome. */
-  const setFilters = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    navigate(`${consolePath('/inbox')}${next.size ? `?${next}` : ''}`, { replace: true, sameScreen: true });
-  };
-
-  const items = [...(first.data?.inquiries ?? []), ...(extra?.items ?? [])];
-  const cursor = extra ? extra.cursor : (first.data?.nextCursor ?? null);
-  const loadMore = async () => {
-    setBusy(true);
-    try {
-      const page = await readPage(cursor);
-      setExtra({ items: [...(extra?.items ?? []), ...page.inquiries], cursor: page.nextCursor });
-    } catch (error) {
-      showProblem(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const setFilters = (changes: Record<string, string>) => changeQuery(consolePath('/inbox'), params, changes);
   const narrowed = narrowing.since || narrowing.until;
 
   return (
@@ -156,19 +128,19 @@ function Inquiries() {
           <a href={consolePath('/inbox')}>Show every inquiry</a>
         </p>
       )}
-      <Loading loaded={first} what="inquiries">
+      <Loading loaded={list.first} what="inquiries">
         {() => (
           <>
-            {items.length === 0 ? (
+            {list.items.length === 0 ? (
               <p>No inquiries here.</p>
             ) : (
               <ul class="inquiries">
-                {items.map((item) => (
+                {list.items.map((item) => (
                   <InquiryRow key={item.id} item={item} />
                 ))}
               </ul>
             )}
-            <More shown={items.length} total={first.data?.totalCount} onMore={cursor ? loadMore : undefined} busy={busy} />
+            <More shown={list.items.length} total={list.total} onMore={list.loadMore} busy={list.busy} />
           </>
         )}
       </Loading>

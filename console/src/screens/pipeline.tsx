@@ -5,7 +5,7 @@ import { leadName, money, STATUS_LABELS, when } from '../format';
 import { assignedTo, useMembers } from '../members';
 import { announce, showProblem } from '../notices';
 import { useOrganization } from '../organization';
-import { navigate, usePlace } from '../router';
+import { changeQuery, usePlace } from '../router';
 import { useSession } from '../session';
 import { segment } from '../url';
 import { LEAD_STATUSES, type Lead, type LeadStatus, type Member } from '../types';
@@ -149,12 +149,7 @@ export function Pipeline() {
   };
 
   /** The board with "Only my leads" on or off, in its address, so it is kept on going back. */
-  const showMine = (on: boolean) => {
-    const next = new URLSearchParams(params);
-    if (on) next.set('mine', '1');
-    else next.delete('mine');
-    navigate(`${consolePath('/pipeline')}${next.size ? `?${next}` : ''}`, { replace: true, sameScreen: true });
-  };
+  const showMine = (on: boolean) => changeQuery(consolePath('/pipeline'), params, { mine: on ? '1' : '' });
 
   const find = (id: string) => statuses.flatMap((status) => loaded.data?.[status]?.leads ?? []).find((lead) => lead.id === id);
 
