@@ -76,7 +76,8 @@ try {
       ['/inbox', 'Inbox', 'console-inbox.png'],
       ['/inbox?view=texts', 'Inbox', 'console-texts.png'],
       ['/pipeline', 'Pipeline', 'console-pipeline.png'],
-      ['/schedule?view=week', 'Schedule', 'console-schedule.png'],
+      // The week of tomorrow, where the demo's coming visits are (20 to 44 hours ahead).
+      ['/schedule?view=week&day=' + new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), 'Schedule', 'console-schedule.png'],
       ['/reports', 'Reports', 'console-reports.png'],
       ['/settings', 'Settings', 'console-settings.png'],
     ] as const) {
