@@ -261,6 +261,19 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
         const quietTile = page.getByRole('link', { name: /quotes gone quiet/ });
         expect(await quietTile.textContent()).toBe(`${quiet.totalCount} quotes gone quiet for 7 days or more`);
         expect(await quietTile.getAttribute('href')).toBe(`/console${quietLink}`);
+        // New inquiries are those customers started: the demo's thread a member's text opened is not one.
+        const newTile = page.getByRole('link', { name: /new inquiries since your last visit/ });
+        const newLink = new URL((await newTile.getAttribute('href'))!, api.url);
+        const since = newLink.searchParams.get('since')!;
+        expect(newLink.searchParams.get('from')).toBe('customers');
+        const fromCustomers = (await client.get(`/v1/inquiries?createdSince=${encodeURIComponent(since)}&startedBy=LEAD&limit=1`)).body.totalCount as number;
+        const everyNew = (await client.get(`/v1/inquiries?createdSince=${encodeURIComponent(since)}&limit=1`)).body.totalCount as number;
+        expect(fromCustomers).toBeGreaterThan(0);
+        expect(everyNew).toBeGreaterThan(fromCustomers);
+        expect(await newTile.textContent()).toMatch(new RegExp(`^${fromCustomers} new inquiries since your last visit`));
+        await page.goto(newLink.href);
+        await page.getByText('Started by customers.').waitFor();
+        await expect.poll(() => page.locator('ul.inquiries > li').count()).toBe(fromCustomers);
       }
       if (path === quietLink) {
         // The column is the list's own range: exactly the quiet quotes, by name.

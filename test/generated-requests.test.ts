@@ -149,6 +149,15 @@ const STATED_RULES: { operations: string[]; states: string; keep: (request: { qu
     },
   },
   {
+    operations: ['GET /v1/inquiries'],
+    states: 'Needs `createdSince` or `createdBefore`, and combines with nothing else but `expand`',
+    keep: ({ query }) => {
+      if (query.startedBy === undefined) return;
+      for (const filter of ['leadId', 'source', 'isRead', 'callOutcome', 'updatedSince']) delete query[filter];
+      if (query.createdSince === undefined && query.createdBefore === undefined) query.createdSince = '2026-01-01T00:00:00.000Z';
+    },
+  },
+  {
     operations: ['DELETE /v1/organization/members/{memberId}'],
     states: 'A key that does not act for the member answers 400 naming `keepKeys`',
     // Generated key ids are no member's keys.

@@ -5758,6 +5758,8 @@ export interface operations {
                 isRead?: boolean;
                 /** @description Only the calls of this outcome (the missed calls to return): implies `source=CALL`, and another source answers 400. Combines with the other filters; not with `updatedSince`. */
                 callOutcome?: "ANSWERED" | "MISSED" | "TRANSFERRED";
+                /** @description Only the inquiries the lead started (`LEAD`: a text, a call, a form, an email, a chat), or the business (`BUSINESS`: a thread opened by a member’s or an automation’s text, a call the receptionist made to the lead), as the reports count them. Needs `createdSince` or `createdBefore`, and combines with nothing else but `expand`. */
+                startedBy?: "LEAD" | "BUSINESS";
             };
             header?: never;
             path?: never;

@@ -171,3 +171,71 @@ describe('an ingested inquiry is found by its createdAt', () => {
     expect((await client.get(`/v1/inquiries?${since(shifted(createdAt, 1))}`)).body.totalCount).toBe(0);
   });
 });
+
+describe('GET /v1/inquiries?startedBy', () => {
+  /** Three inquiries a customer started and three the business did, all after minutes(0); their ids by who started them. */
+  async function startedOrganization() {
+    const { client, organizationId } = await api.organization();
+    const phone = '+61412345011';
+    const leadId = (await client.post('/v1/leads', { name: 'Cara Lee', email: 'cara@example.com', phone })).body.lead.id as string;
+    const common = { tag: 'GENERAL', summary: 'An inquiry', isRead: false, leadId } as const;
+    const text = (direction: 'INBOUND' | 'OUTBOUND', at: string, also: Record<string, unknown> = {}) => ({
+      leadPhone: phone,
+      messages: [{ id: `message_${direction}_${at}`, direction, status: direction === 'INBOUND' ? ('RECEIVED' as const) : ('SENT' as const), body: 'Hi', userId: direction === 'INBOUND' ? null : 'user_01JBQ0ZP5W9X7Y3Z1A2B4C6D8E', createdAt: at, ...also }],
+    });
+    const made = async (inquiry: NewInquiry) => (await createInquiry(organizationId, inquiry)).id;
+    const call = async (direction: string) => (await client.post('/v1/inquiries', { source: 'CALL', lead: { phone }, data: { summary: 'A call.', direction } })).body.inquiry.id as string;
+    const lead = [await made({ ...common, source: 'WEBFORM', createdAt: minutes(1), data: form(minutes(1)) }), await made({ ...common, source: 'SMS', createdAt: minutes(2), data: text('INBOUND', minutes(2)) })];
+    const business = [await made({ ...common, source: 'SMS', createdAt: minutes(3), data: text('OUTBOUND', minutes(3)) }), await made({ ...common, source: 'SMS', createdAt: minutes(4), data: text('OUTBOUND', minutes(4), { automationRunId: 'run_01JD0000000000000000000000' }) })];
+    lead.push(await call('LEAD_TO_AI'));
+    business.push(await call('AI_TO_LEAD'));
+    return { client, leadId, lead: lead.reverse(), business: business.reverse() };
+  }
+
+  it('lists those the customer started, or the business, newest first, each counted exactly, as the reports count them', async () => {
+    const { client, lead, business } = await startedOrganization();
+    const byLead = (await client.get(`/v1/inquiries?${since(minutes(0))}&startedBy=LEAD`)).body;
+    expect([idsOf(byLead), byLead.totalCount]).toEqual([lead, 3]);
+    const byBusiness = (await client.get(`/v1/inquiries?${since(minutes(0))}&startedBy=BUSINESS`)).body;
+    expect([idsOf(byBusiness), byBusiness.totalCount]).toEqual([business, 3]);
+    // The window still counts: from minute 2 on, the form is out and the customer's text in.
+    const later = (await client.get(`/v1/inquiries?${since(minutes(2))}&startedBy=LEAD`)).body;
+    expect([idsOf(later), later.totalCount]).toEqual([lead.slice(0, 2), 2]);
+    const before = (await client.get(`/v1/inquiries?createdBefore=${encodeURIComponent(minutes(3))}&startedBy=LEAD`)).body;
+    expect([idsOf(before), before.totalCount]).toEqual([lead.slice(1), 2]);
+  });
+
+  it('pages by cursor within its filter, a cursor of the other starter refused, at two Queries a page', async () => {
+    const { client, lead } = await startedOrganization();
+    const first = (await client.get(`/v1/inquiries?${since(minutes(0))}&startedBy=LEAD&limit=2`)).body;
+    expect([idsOf(first), first.totalCount, first.totalPages]).toEqual([lead.slice(0, 2), 3, 2]);
+    const next = (await client.get(`/v1/inquiries?${since(minutes(0))}&startedBy=LEAD&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`)).body;
+    expect([idsOf(next), next.nextCursor]).toEqual([lead.slice(2), null]);
+    const other = await client.get(`/v1/inquiries?${since(minutes(0))}&startedBy=BUSINESS&limit=2&cursor=${encodeURIComponent(first.nextCursor)}`);
+    expect([other.status, other.body.error.code]).toEqual([400, 'INVALID_CURSOR']);
+    expect(await countDynamoCalls(() => client.get(`/v1/inquiries?${since(minutes(0))}&startedBy=LEAD&limit=2`))).toEqual(['QueryCommand', 'QueryCommand']);
+  });
+
+  it.each([
+    ['without a window of creation', 'startedBy=LEAD'],
+    ['lower case', `${since(minutes(0))}&startedBy=lead`],
+    ['one letter more', `${since(minutes(0))}&startedBy=LEADS`],
+    ['empty', `${since(minutes(0))}&startedBy=`],
+    ['with source', `${since(minutes(0))}&startedBy=LEAD&source=SMS`],
+    ['with isRead', `${since(minutes(0))}&startedBy=LEAD&isRead=false`],
+    ['with callOutcome', `${since(minutes(0))}&startedBy=LEAD&callOutcome=MISSED`],
+    ['with leadId', `${since(minutes(0))}&startedBy=BUSINESS&leadId=lead_01JCZ3V7Q8K2M4N6P8R0S2T4V6`],
+  ])('answers 400 naming startedBy %s, reading nothing', async (_, query) => {
+    const { client } = await api.organization();
+    let status = 0;
+    let paths: string[] = [];
+    const calls = await countDynamoCalls(async () => {
+      const res = await client.get(`/v1/inquiries?${query}`);
+      status = res.status;
+      paths = (res.body.error?.details ?? []).map((detail: { path: string }) => detail.path);
+    });
+    expect(status).toBe(400);
+    expect(paths).toContain('startedBy');
+    expect(calls).toEqual([]);
+  });
+});

@@ -13,6 +13,7 @@ import { countedPage, rangePage, type PageSource } from '#shared/store/query-pag
 import { idsSince, lastIdAt } from '#shared/store/retention';
 import { type CallOutcome, type InquiryListItem, type InquirySource, type ListInquiriesQuery } from './schema';
 import { toListItem } from './store';
+import { startedByFilter } from './started-by';
 
 /** The list's filters but its window of creation: each combination of them has its index partition, or a lead's, filtered. */
 export interface InquiryFilter {
@@ -58,16 +59,17 @@ function createdRange(createdSince: string | undefined, createdBefore: string | 
 
 /**
  * One Query and one counter read. With createdSince or createdBefore, the Query of that key range and a COUNT Query
- * of it; a lead's inquiries filtered further, one Query of the lead's partition (+ one BatchGetItem of the page's
+ * of it (with startedBy, both filtered by who started them); a lead's inquiries filtered further, one Query of the lead's partition (+ one BatchGetItem of the page's
  * leads with expand=lead|both).
  */
-export async function listInquiriesPage(organizationId: string, { leadId, source, isRead, callOutcome, expand, createdSince, createdBefore, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
+export async function listInquiriesPage(organizationId: string, { leadId, source, isRead, callOutcome, expand, createdSince, createdBefore, startedBy, ...request }: ListInquiriesQuery): Promise<Page<InquiryListItem>> {
   if (callOutcome && source && source !== 'CALL') throw new ValidationError([{ path: 'callOutcome', message: 'callOutcome filters calls: leave source out, or set it to CALL' }]);
   const filters = { leadId, source: callOutcome ? 'CALL' : source, isRead, callOutcome } as const;
   const between = createdRange(createdSince, createdBefore);
-  const log = { partition: keys.changeLog(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source, isRead, callOutcome, createdSince, createdBefore } };
+  const log = { partition: keys.changeLog(organizationId, INQUIRY_CHANGES).gsi6pk, filters: { leadId, source, isRead, callOutcome, createdSince, createdBefore, startedBy } };
   const listed = listSource(organizationId, filters);
-  const ranged: PageSource = between ? { ...listed.source, skBetween: between } : listed.source;
+  // Who started them, filtered within the window of creation (the schema asks for one, and for no other filter).
+  const ranged: PageSource = between ? { ...listed.source, skBetween: between, ...(startedBy && { where: startedByFilter(startedBy) }) } : listed.source;
   const found = await listOrChanges(request, log, (at) => {
     if (listed.keep) return pageOfFiltered(ranged, listed.keep, filterSignature({ source: filters.source, isRead, callOutcome }), at);
     if (between || !listed.counter) return rangePage(ranged, at);

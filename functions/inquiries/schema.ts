@@ -5,6 +5,7 @@ import { callAnalysisRecord, callOutcomeRecord } from './call-analysis';
 import { booleanString } from '#shared/filters';
 
 import { INQUIRY_SOURCES, INQUIRY_TAGS, type InquiryTag } from './kinds';
+import { INQUIRY_STARTERS } from './started-by';
 
 export { INQUIRY_SOURCES, INQUIRY_TAGS, type InquirySource, type InquiryTag } from './kinds';
 
@@ -24,25 +25,44 @@ const CALL_OUTCOME_RULE =
 const count = v.pipe(v.number(), v.integer());
 const list = (values: readonly string[]) => values.join(', ');
 
-export const ListInquiriesQuery = v.object({
-  ...PageQuery.entries,
-  leadId: v.optional(PrefixedId('lead', 'leadId')),
-  source: v.optional(v.picklist(INQUIRY_SOURCES, `source must be one of ${list(INQUIRY_SOURCES)}`)),
-  expand: v.optional(v.picklist(INQUIRY_EXPANSIONS, `expand must be one of ${list(INQUIRY_EXPANSIONS)}`)),
-  createdSince: v.optional(
-    Instant('createdSince', 'Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with the other filters, and `totalCount` counts them. Not with `updatedSince`.'),
-  ),
-  createdBefore: v.optional(
-    Instant('createdBefore', 'Only the inquiries created (`createdAt`) before this instant, newest first: with `createdSince`, a window (a report’s day or month). Combines with the other filters, and `totalCount` counts them. Not with `updatedSince`.'),
-  ),
-  isRead: v.optional(v.pipe(booleanString('isRead'), v.description('Only the inquiries read (`true`) or unread (`false`): the inbox. Combines with the other filters; not with `updatedSince`.'))),
-  callOutcome: v.optional(
-    v.pipe(
-      v.picklist(CALL_OUTCOMES, `callOutcome must be one of ${list(CALL_OUTCOMES)}`),
-      v.description('Only the calls of this outcome (the missed calls to return): implies `source=CALL`, and another source answers 400. Combines with the other filters; not with `updatedSince`.'),
+export const ListInquiriesQuery = v.pipe(
+  v.object({
+    ...PageQuery.entries,
+    leadId: v.optional(PrefixedId('lead', 'leadId')),
+    source: v.optional(v.picklist(INQUIRY_SOURCES, `source must be one of ${list(INQUIRY_SOURCES)}`)),
+    expand: v.optional(v.picklist(INQUIRY_EXPANSIONS, `expand must be one of ${list(INQUIRY_EXPANSIONS)}`)),
+    createdSince: v.optional(
+      Instant('createdSince', 'Only the inquiries created (`createdAt`) at or after this instant, newest first; combines with the other filters, and `totalCount` counts them. Not with `updatedSince`.'),
     ),
+    createdBefore: v.optional(
+      Instant('createdBefore', 'Only the inquiries created (`createdAt`) before this instant, newest first: with `createdSince`, a window (a report’s day or month). Combines with the other filters, and `totalCount` counts them. Not with `updatedSince`.'),
+    ),
+    isRead: v.optional(v.pipe(booleanString('isRead'), v.description('Only the inquiries read (`true`) or unread (`false`): the inbox. Combines with the other filters; not with `updatedSince`.'))),
+    callOutcome: v.optional(
+      v.pipe(
+        v.picklist(CALL_OUTCOMES, `callOutcome must be one of ${list(CALL_OUTCOMES)}`),
+        v.description('Only the calls of this outcome (the missed calls to return): implies `source=CALL`, and another source answers 400. Combines with the other filters; not with `updatedSince`.'),
+      ),
+    ),
+    startedBy: v.optional(
+      v.pipe(
+        v.picklist(INQUIRY_STARTERS, `startedBy must be one of ${list(INQUIRY_STARTERS)}`),
+        v.description(
+          'Only the inquiries the lead started (`LEAD`: a text, a call, a form, an email, a chat), or the business (`BUSINESS`: a thread opened by a member’s or an automation’s text, a call the receptionist made to the lead), as the reports count them. Needs `createdSince` or `createdBefore`, and combines with nothing else but `expand`.',
+        ),
+      ),
+    ),
+  }),
+  // Read over the window of creation it needs, filtered there: the other filters each read a partition of their own.
+  v.forward(
+    v.check((query) => query.startedBy === undefined || query.createdSince !== undefined || query.createdBefore !== undefined, 'startedBy needs createdSince or createdBefore'),
+    ['startedBy'],
   ),
-});
+  v.forward(
+    v.check((query) => query.startedBy === undefined || [query.leadId, query.source, query.isRead, query.callOutcome].every((filter) => filter === undefined), 'startedBy cannot be combined with leadId, source, isRead or callOutcome'),
+    ['startedBy'],
+  ),
+);
 export type ListInquiriesQuery = v.InferOutput<typeof ListInquiriesQuery>;
 
 export const InquiryIdPath = v.object({ inquiryId: PrefixedId('inquiry', 'inquiryId') });

@@ -1,6 +1,7 @@
 import { localTime } from '#shared/local-time';
 import { LEAD_STATUSES } from '../leads/attributes';
 import { METRIC_ATTRIBUTES } from './catalog';
+import { startedByLead } from '../inquiries/started-by';
 import { countedLostReason } from './metrics';
 import type { COUNTED_ENTITIES } from './entity';
 
@@ -45,11 +46,6 @@ function leadContributions(lead: Item, timezone: string): Contribution[] {
   ];
 }
 
-/**
- * Whether the lead started an inquiry (a text, a call, a form, an email, a chat), rather than the organization: a
- * thread opened by a member's or an automation's text (`startedBy` on the item), or a call its agent made to the lead.
- */
-export const startedByLead = (inquiry: Item): boolean => inquiry.startedBy === undefined && !(inquiry.source === 'CALL' && inquiry.callDirection === 'AI_TO_LEAD');
 
 /**
  * An inquiry counts by source and tag on its day, and by who started it (the lead, or the organization and whether by

@@ -1,7 +1,8 @@
 import type { ItemChange } from '#shared/resource';
 import { METRIC_ATTRIBUTES } from './catalog';
 import { FUNNEL_STAGES, reachedAttribute, speedAttribute } from './metrics';
-import { localDay, startedByLead, type Contribution } from './contributions';
+import { localDay, type Contribution } from './contributions';
+import { startedByLead } from '../inquiries/started-by';
 
 type Item = Record<string, unknown>;
 

@@ -30,7 +30,21 @@ export interface PageSource extends Collection {
    * Only the items whose attribute equals this value (a FilterExpression): for a filter no partition holds, within a
    * partition that holds its items in order. Pages read on until they are full; a count counts only these.
    */
-  where?: { attribute: string; equals: string };
+  where?: { attribute: string; equals: string } | StoredFilter;
+}
+
+/** A FilterExpression with its own names and values (`#`/`:` placeholders of its own, none of the key condition's). */
+export interface StoredFilter {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/** A source's filter as a Query sends it. */
+function filterOf(where: PageSource['where']): { expression?: string; names: Record<string, string>; values: Record<string, unknown> } {
+  if (!where) return { names: {}, values: {} };
+  if ('equals' in where) return { expression: '#where = :where', names: { '#where': where.attribute }, values: { ':where': where.equals } };
+  return where;
 }
 
 function keyCondition({ skPrefix, skBetween }: PageSource): { expression: string; values: Record<string, string> } {
@@ -43,13 +57,14 @@ function baseQuery(source: PageSource): QueryCommandInput {
   const { index, pk, ascending = false, consistentRead, where } = source;
   const { partitionKey: pkName, sortKey: skName } = index ? indexKeyNames(index) : { partitionKey: 'pk', sortKey: 'sk' };
   const sk = keyCondition(source);
+  const filter = filterOf(where);
   return {
     TableName: config.tableName,
     IndexName: index,
     KeyConditionExpression: `#pk = :pk${sk.expression}`,
-    ExpressionAttributeNames: { '#pk': pkName, ...(sk.expression ? { '#sk': skName } : {}), ...(where ? { '#where': where.attribute } : {}) },
-    ExpressionAttributeValues: { ':pk': pk, ...sk.values, ...(where ? { ':where': where.equals } : {}) },
-    ...(where ? { FilterExpression: '#where = :where' } : {}),
+    ExpressionAttributeNames: { '#pk': pkName, ...(sk.expression ? { '#sk': skName } : {}), ...filter.names },
+    ExpressionAttributeValues: { ':pk': pk, ...sk.values, ...filter.values },
+    ...(filter.expression ? { FilterExpression: filter.expression } : {}),
     ScanIndexForward: ascending,
     ...(consistentRead ? { ConsistentRead: true } : {}),
   };

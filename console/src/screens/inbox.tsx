@@ -65,6 +65,8 @@ function Inquiries() {
   const source = (params.get('source') ?? '') as InquirySource | '';
   const show = params.get('show') ?? '';
   const narrowing: Narrowing = { since: params.get('since'), until: params.get('until'), outcome: (params.get('outcome') as CallOutcome | null) || null, isRead: isReadOf(show) };
+  // Today's new inquiries: those the customers started since a time (`from=customers`), which the API lists alone.
+  const fromCustomers = params.get('from') === 'customers' && Boolean(narrowing.since || narrowing.until);
   /** A page of the inquiries with these filters, their leads with them, from where the page before ended. */
   const list = usePages(
     async (cursor, signal) => {
@@ -72,11 +74,11 @@ function Inquiries() {
         api.GET('/v1/inquiries', {
           params: {
             query: {
-              source: source || undefined,
               createdSince: narrowing.since ?? undefined,
               createdBefore: narrowing.until ?? undefined,
-              callOutcome: narrowing.outcome ?? undefined,
-              isRead: narrowing.isRead ?? undefined,
+              ...(fromCustomers
+                ? { startedBy: 'LEAD' as const }
+                : { source: source || undefined, callOutcome: narrowing.outcome ?? undefined, isRead: narrowing.isRead ?? undefined }),
               expand: 'lead',
               limit: 50,
               cursor: cursor ?? undefined,
@@ -87,7 +89,7 @@ function Inquiries() {
       );
       return { ...page, items: page.inquiries };
     },
-    [source, narrowing.since, narrowing.until, narrowing.outcome, narrowing.isRead],
+    [source, narrowing.since, narrowing.until, narrowing.outcome, narrowing.isRead, fromCustomers],
   );
 
   /** The inbox with these filters changed (an empty value removes one): a call outcome asks for calls, another source for no outcome. */
@@ -97,7 +99,7 @@ function Inquiries() {
   return (
     <Page title="Inbox">
       <Views texts={false} />
-      <form class="filters" onSubmit={(e) => e.preventDefault()}>
+      <form class="filters" onSubmit={(e) => e.preventDefault()} hidden={fromCustomers}>
         <div class="field">
           <label for="inbox-source">Source</label>
           <select id="inbox-source" value={source} onChange={(e) => setFilters({ source: e.currentTarget.value, ...(e.currentTarget.value !== 'CALL' ? { outcome: '' } : {}) })}>
@@ -123,6 +125,7 @@ function Inquiries() {
       </form>
       {narrowed && (
         <p>
+          {fromCustomers && 'Started by customers. '}
           {narrowing.since && `Since ${when(narrowing.since)}. `}
           {narrowing.until && `Before ${when(narrowing.until)}. `}
           <a href={consolePath('/inbox')}>Show every inquiry</a>

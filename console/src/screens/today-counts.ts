@@ -37,9 +37,9 @@ export function lastVisit(): string {
   }
 }
 
-/** The inquiries created since the last visit: the list's exact count of them, from a page of one. */
+/** The inquiries customers started since the last visit (not the business's own first texts): the list's exact count of them, from a page of one. */
 export async function newInquiries(since: string, signal: AbortSignal): Promise<Count> {
-  const page = await answer(api.GET('/v1/inquiries', { params: { query: { createdSince: since, limit: 1 } }, signal }));
+  const page = await answer(api.GET('/v1/inquiries', { params: { query: { createdSince: since, startedBy: 'LEAD', limit: 1 } }, signal }));
   return { count: page.totalCount, atLeast: false };
 }
 

@@ -38,7 +38,7 @@ export function Today() {
   const since = lastVisit();
   const inbox = consolePath('/inbox');
   const tiles: Tile[] = [
-    { label: `new inquiries since your last visit (${when(since)})`, load: (signal) => newInquiries(since, signal), href: `${inbox}?since=${encodeURIComponent(since)}` },
+    { label: `new inquiries since your last visit (${when(since)})`, load: (signal) => newInquiries(since, signal), href: `${inbox}?since=${encodeURIComponent(since)}&from=customers` },
     { label: 'unread calls the receptionist missed', load: (signal) => unreadCalls('MISSED', signal), href: `${inbox}?source=CALL&outcome=MISSED&show=unread` },
     { label: 'unread calls the receptionist transferred', load: (signal) => unreadCalls('TRANSFERRED', signal), href: `${inbox}?source=CALL&outcome=TRANSFERRED&show=unread` },
     { label: `quotes gone quiet for ${QUIET_DAYS} days or more`, load: quietQuotes, href: `${consolePath('/pipeline')}?status=QUOTED&quietDays=${QUIET_DAYS}` },
