@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { leadKeys } from '../leads/entity';
 import { createMember } from '../organization/member-rules';
 import { sentAsAClientRetries, useTestApi, type Client } from '../../test/support/api';
 import { countDynamoCalls } from '../../test/support/dynamo-calls';
@@ -110,7 +114,10 @@ describe('GET /v1/conversations', () => {
     expect(await leadsOf(`assignedMemberId=${other.id}&status=OPEN&unread=false`)).toEqual([1, [assigned]]);
     // A member nobody's leads are assigned to: none, not an error.
     expect(await leadsOf(`assignedMemberId=${other.id + 100}`)).toEqual([0, []]);
-    // Reopened, it is OPEN again; unassigned, it leaves the member's list.
+    // LOST is CLOSED too; reopened, it is OPEN again; unassigned, it leaves the member's list.
+    expect((await client.patch(`/v1/leads/${leadId}`, { status: 'LOST', lostReason: 'PRICE' })).status).toBe(200);
+    expect(await leadsOf('status=CLOSED')).toEqual([2, [leadId, won].sort()]);
+    expect((await client.patch(`/v1/leads/${leadId}`, { status: 'NEW' })).status).toBe(200);
     expect((await client.patch(`/v1/leads/${won}`, { status: 'QUOTED' })).status).toBe(200);
     expect((await client.patch(`/v1/leads/${assigned}`, { assignedMemberId: null })).status).toBe(200);
     expect(await leadsOf('status=CLOSED')).toEqual([0, []]);
@@ -168,6 +175,15 @@ describe('GET /v1/conversations', () => {
     expect([body.totalCount, body.conversations.map((row: { leadId: string }) => row.leadId)]).toEqual([1, [kept]]);
   });
 
+  it('leaves out a conversation whose lead is gone though its item stayed (a write that raced the delete)', async () => {
+    const { client, organizationId, userId, leadId } = await organizationWithSender();
+    const kept = await newLead(client, '+61412345008', 'Ruby Hall');
+    for (const lead of [leadId, kept]) expect((await client.post('/v1/sms', { userId, leadId: lead, message: 'Hi' })).status).toBe(201);
+    await dynamo.send(new DeleteCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, leadId) }));
+    const { body } = await client.get('/v1/conversations');
+    expect([body.totalCount, body.conversations.map((row: { leadId: string }) => row.leadId)]).toEqual([1, [kept]]);
+  });
+
   it('shows one of two texts sent to a lead at once, the one recorded last, then the next one sent', async () => {
     const { client, userId, leadId } = await organizationWithSender();
     const sent = await Promise.all(['First at once', 'Second at once'].map((message, i) => sentAsAClientRetries(() => client.post('/v1/sms', { userId, leadId, message }, { headers: { 'Idempotency-Key': `race-${i}` } }))));
@@ -185,5 +201,15 @@ describe('GET /v1/conversations', () => {
     for (const lead of [leadId, second]) expect((await client.post('/v1/sms', { userId, leadId: lead, message: 'Hi' })).status).toBe(201);
     const calls = await countDynamoCalls(() => client.get('/v1/conversations'));
     expect(calls).toEqual(['QueryCommand', 'BatchGetItemCommand', 'BatchGetItemCommand']);
+  });
+
+  it('reads no member when every row’s latest text is the customer’s', async () => {
+    const { client, reply } = await organizationWithNumber();
+    await reply('Are you free Friday?', '+61412345077');
+    const calls = await countDynamoCalls(async () => {
+      const { conversations } = (await client.get('/v1/conversations')).body;
+      expect(conversations.map((row: { lastMessage: { direction: string; memberId: number | null } }) => [row.lastMessage.direction, row.lastMessage.memberId])).toEqual([['INBOUND', null]]);
+    });
+    expect(calls).toEqual(['QueryCommand', 'BatchGetItemCommand']);
   });
 });

@@ -43,7 +43,7 @@ export async function listConversationsPage(organizationId: string, query: ListC
       conversation,
       ...(expand && { lead: v.parse(LeadSummary, withLeadDefaults(lead)) }),
       unreadCount: Number(lead.unreadSMS ?? 0),
-      assignedMemberId: lead.assignedMemberId === undefined || lead.assignedMemberId === null ? null : Number(lead.assignedMemberId),
+      assignedMemberId: typeof lead.assignedMemberId === 'number' ? lead.assignedMemberId : null,
       status: isClosed(lead.status) ? ('CLOSED' as const) : ('OPEN' as const),
     };
     const kept = (unread === undefined || unread === row.unreadCount > 0) && (assignedMemberId === undefined || row.assignedMemberId === assignedMemberId) && (status === undefined || row.status === status);
@@ -53,7 +53,8 @@ export async function listConversationsPage(organizationId: string, query: ListC
   const filters = `?${filterSignature({ unread, assignedMemberId, status, expand })}`;
   const matched = await pageOfMatches(rows, ({ conversation }) => conversation.gsi1sk, { ...source, skPrefix: filters }, { page, limit, cursor });
   const senders = [...new Set(matched.items.flatMap(({ conversation }) => (conversation.lastMessage.userId ? [conversation.lastMessage.userId] : [])))];
-  const users = senders.length > 0 ? await batchGetItems(senders.map((userId) => memberKeys.user(organizationId, userId)), { attributes: ['userId', 'memberId'] }) : [];
+  // None when every row's latest text is the customer's: a BatchGetItem of no keys is not sent.
+  const users = await batchGetItems(senders.map((userId) => memberKeys.user(organizationId, userId)), { attributes: ['userId', 'memberId'] });
   const memberIdOf = new Map(users.map((user) => [String(user.userId), Number(user.memberId)]));
   const items = matched.items.map(({ conversation, ...row }): Conversation => {
     const { id, direction, body, at, userId, inquiryId } = conversation.lastMessage;
