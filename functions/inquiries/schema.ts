@@ -48,7 +48,9 @@ export const ListInquiriesQuery = v.pipe(
       v.pipe(
         v.picklist(INQUIRY_STARTERS, `startedBy must be one of ${list(INQUIRY_STARTERS)}`),
         v.description(
-          'Only the inquiries the lead started (`LEAD`: a text, a call, a form, an email, a chat), or the business (`BUSINESS`: a thread opened by a member’s or an automation’s text, a call the receptionist made to the lead), as the reports count them. Needs `createdSince` or `createdBefore`, and combines with nothing else but `expand`.',
+          'Only the inquiries the lead started (`LEAD`: a text, a call, a form, an email, a chat), or the business ' +
+            '(`BUSINESS`: a thread opened by a member’s or an automation’s text, a call the receptionist made to the lead), as the ' +
+            'reports count them. Needs `createdSince` or `createdBefore`, and combines with nothing else but `expand`.',
         ),
       ),
     ),
