@@ -15,6 +15,7 @@ export { oauth } from './oauth/resource';
 export { organization } from './organization/resource';
 export { policies } from './policies/resource';
 export { products } from './products/resource';
+export { push } from './push/resource';
 export { receptionist } from './receptionist/resource';
 export { reports } from './reports/resource';
 export { services } from './services/resource';

@@ -1884,6 +1884,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/push-subscription-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start subscribing a browser to notifications
+         * @description The organization’s application server key (VAPID) for PushManager.subscribe: the organization’s own key pair, made at the first ask and the same from then on, so only its notices reach its members’ browsers.
+         */
+        post: operations["pushSubscriptionOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/push-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your browsers that get notifications
+         * @description The member’s subscriptions, oldest first: each one’s id, endpoint, what it is notified of, and when it was made and last changed.
+         */
+        get: operations["listPushSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe this browser to notifications
+         * @description Keeps the browser’s PushSubscription (its `toJSON()`) for the member signed in: a missed call, a customer’s reply and a failing webhook (ADMINs) are pushed to it, as `notify` chooses. A lead assigned to a member notifies that member alone. 201 for a new endpoint; the same endpoint again answers 200 with its keys and `notify` replaced (a browser subscribed by another member of the organization is this member’s from then on). A member has at most 10: one more answers 409 LIMIT_REACHED. The endpoint must be https on a public host.
+         */
+        post: operations["createPushSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/push-subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop notifying a browser
+         * @description Nothing more is pushed to it. One that is not the member’s own answers 404.
+         */
+        delete: operations["deletePushSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api-keys": {
         parameters: {
             query?: never;
@@ -14900,6 +14964,220 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    pushSubscriptionOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Start subscribing a browser to notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The organization’s VAPID public key (base64url, 65 bytes): PushManager.subscribe’s `applicationServerKey`. */
+                        applicationServerKey: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listPushSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your browsers that get notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: {
+                            /** @description `push_…`: the same for the same endpoint, so a browser that subscribes again updates its subscription. */
+                            id: string;
+                            endpoint: string;
+                            notify: ("MISSED_CALL" | "CUSTOMER_REPLY" | "WEBHOOK_FAILING")[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SessionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    createPushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpoint": "https://fcm.googleapis.com/fcm/send/dpH5lCsTSSM:APA91bHqjZxM0VImWWqDRN7U0a3AXjjBr",
+                 *       "expirationTime": null,
+                 *       "keys": {
+                 *         "p256dh": "BIPUL12DLfytvTajnryr2PRdAgXS3HGKiLqndGcJGabyhHheJYlNGCeXl1dn18gSJ1WAkAPIxr4gK0_dQds4yiI",
+                 *         "auth": "FPssNDTKnInHVndSTdbKFw"
+                 *       },
+                 *       "notify": [
+                 *         "MISSED_CALL",
+                 *         "CUSTOMER_REPLY"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The push service’s URL for this browser (PushSubscription.endpoint): https, on a public host. */
+                    endpoint: string;
+                    /** @description As the browser gives it; not kept (a push service that ends a subscription answers 404 or 410, and it is deleted). */
+                    expirationTime?: number | null;
+                    keys: {
+                        /** @description The browser’s P-256 public key, base64url. */
+                        p256dh: string;
+                        /** @description The browser’s authentication secret, base64url. */
+                        auth: string;
+                    };
+                    /** @description What this browser is notified of: `MISSED_CALL`, a call the receptionist marked missed (`inquiry.created`, source CALL, callOutcome MISSED); `CUSTOMER_REPLY`, a text from a customer (`sms.received`); `WEBHOOK_FAILING`, a webhook the service disabled because its deliveries kept failing (`webhook.disabled`); ADMINs only. By default, every kind the member’s role receives. */
+                    notify?: ("MISSED_CALL" | "CUSTOMER_REPLY" | "WEBHOOK_FAILING")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint was subscribed already: its keys and choices replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscription: {
+                            /** @description `push_…`: the same for the same endpoint, so a browser that subscribes again updates its subscription. */
+                            id: string;
+                            endpoint: string;
+                            notify: ("MISSED_CALL" | "CUSTOMER_REPLY" | "WEBHOOK_FAILING")[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Subscribe this browser to notifications */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscription: {
+                            /** @description `push_…`: the same for the same endpoint, so a browser that subscribes again updates its subscription. */
+                            id: string;
+                            endpoint: string;
+                            notify: ("MISSED_CALL" | "CUSTOMER_REPLY" | "WEBHOOK_FAILING")[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description A path, query or body value failed validation, a query parameter the operation does not take was sent, or the body is not valid JSON. The message names the field or parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    deletePushSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscriptionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stop notifying a browser */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        id: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SessionRequiredOrInsufficientScopeOrCsrfTokenRequired"];
+            /** @description No such record in the caller’s organization (a record of another organization is not found either), or no such route. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["AuthorizerUnavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -15064,7 +15342,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …), at most 40 in at most 40 KB of JSON. `all`: those and every route of the API as a tool, named by its operationId in snake_case. A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, sign_in, api_keys, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …), at most 40 in at most 40 KB of JSON. `all`: those and every route of the API as a tool, named by its operationId in snake_case. A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, sign_in, push, api_keys, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

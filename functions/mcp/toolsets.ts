@@ -21,6 +21,7 @@ export const RESOURCE_TOOLSETS = [
   'receptionist',
   'reports',
   'sign_in',
+  'push',
   'api_keys',
   'oauth',
 ] as const;

@@ -11,7 +11,7 @@ import { sessionRequired } from '#shared/http/member-session';
 import { clock } from '#shared/clock';
 import { isActive } from '#shared/auth/api-key';
 import { leavingMemberKeyWrites, listApiKeys } from '#shared/auth/api-keys';
-import { deleteMemberSessions, leavingMemberPasskeyWrites } from './member-credentials';
+import { deleteMemberPushSubscriptions, deleteMemberSessions, leavingMemberPasskeyWrites } from './member-credentials';
 import { Member, type AcceptInvitationBody, type CreateOrganizationInvitationBody, type Invitation, type MemberChanges, type MemberRole } from './member-schema';
 
 /** A member as created through the API, or with a picture and state by the demo data. */
@@ -123,7 +123,7 @@ export async function removeMember(organizationId: string, memberId: number, { k
   });
   // What acted for the member ends: their sessions go, and every cached answer of the stage with them, so the very next
   // request of a session, key or grant of theirs is decided afresh (and refused: the member is gone).
-  await deleteMemberSessions(organizationId, memberId);
+  await Promise.all([deleteMemberSessions(organizationId, memberId), deleteMemberPushSubscriptions(organizationId, memberId)]);
   await flushAuthorizerCache();
   return keys;
 }

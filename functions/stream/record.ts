@@ -14,6 +14,7 @@ import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
 import { automationEffectsOnce } from '../automations/triggers/on-events';
 import { OWNER_ALERTS } from '../sms/owner-alert-texts';
+import { noticeOf } from '../push/notices';
 
 const loaded = new Map<string, Promise<ResourceChanges>>();
 
@@ -85,8 +86,9 @@ async function deriveInOrder(records: DynamoDBRecord[]): Promise<{ derived: Deri
  * behind one organization's bulk writes would hold every organization's events, runs and webhooks). While they are
  * written, record by record in the shard's order, its events start, stop or move automations' runs and text the
  * organization's admins the owner alerts they call for (idempotent, so a missed call's text-back waits for no log
- * write); then, once the logs are written, record by record, its events are queued for the subscriptions that asked
- * for their types (each organization's automations on a trigger, and its subscriptions, read once per batch). The
+ * write) and push members the notices they asked for; then, once the logs are written, record by record, its events
+ * are queued for the subscriptions that asked for their types (each organization's automations on a trigger, and its
+ * subscriptions, read once per batch). The
  * first record that fails stops the batch and is reported (./in-order.ts):
  * it and the records after it are handed again, the records before it never, so a record whose webhooks were queued is
  * not queued twice; a failed log write is the first record's. Event and entry ids come from the records, so a record
@@ -114,6 +116,8 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
       if (change && events.length) await automationEffectsOf(events, change);
       // Idempotent as the runs are (a marker per event and admin), so a record handed again texts no one twice.
       if (events.some((event) => Object.hasOwn(OWNER_ALERTS, event.type))) await (await import('../sms/owner-alerts')).alertOwners(events);
+      // Members' push notices (a missed call, a reply, a failing webhook): now or never, so a push service's failure is not retried.
+      if (events.some((event) => noticeOf(event))) await (await import('../push/send')).pushNotices(events);
     },
     context,
   );

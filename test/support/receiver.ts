@@ -4,7 +4,11 @@ import { keepIdleConnectionsAMinute } from '../../infra/local/server';
 
 export interface Received {
   headers: IncomingHttpHeaders;
+  /** The request's path, query included. */
+  path: string;
   body: string;
+  /** The body's bytes, for what is not text (an encrypted push). */
+  raw: Buffer;
   /** The status the receiver answered. */
   answered: number;
 }
@@ -28,7 +32,8 @@ export async function startReceiver(): Promise<Receiver> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const answered = statuses.shift() ?? 200;
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
+      const raw = Buffer.concat(chunks);
+      received.push({ headers: request.headers, path: request.url ?? '', body: raw.toString('utf8'), raw, answered });
       response.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? 'ok' : 'not now');
     });
   });
