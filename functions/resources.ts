@@ -6,7 +6,7 @@ import * as folders from './resource-modules';
 import { neededRole } from '#shared/member-roles';
 import { WEBHOOK_EXPIRY } from './webhooks/entity';
 import { smsSender } from './sms/capability';
-import { PUSH_SENDER_CAPABILITIES } from './push/capability';
+import { PUSH_SENDER_CAPABILITIES } from './notifications/capability';
 
 /**
  * Every resource of the API, in the order the reference shows them, each by the name its folder's resource.ts
@@ -17,7 +17,7 @@ export const resources: readonly ResourceDefinition[] = [
   folders.leads, folders.inquiries, folders.sms, folders.appointments, folders.automations, folders.companies,
   folders.organization, folders.services, folders.products, folders.transfers, folders.policies, folders.faqs,
   folders.events, folders.auditLog, folders.webhooks, folders.inboundEndpoints, folders.receptionist, folders.reports,
-  folders.signIn, folders.push, folders.apiKeys, folders.mcp, folders.oauth, folders.meta,
+  folders.signIn, folders.notifications, folders.apiKeys, folders.mcp, folders.oauth, folders.meta,
 ];
 const unlisted = Object.entries(folders).filter(([, resource]) => !resources.includes(resource));
 if (unlisted.length > 0) throw new Error(`The resources of ${unlisted.map(([name]) => name).join(', ')} have a folder but no place in the list of resources (functions/resources.ts)`);
@@ -87,7 +87,7 @@ const STREAM_CONSUMER: WorkerDefinition = { name: 'RecordEvents', handler: 'stre
     entities: [...resources.flatMap(entitiesOfChanges), WEBHOOK_EXPIRY],
   }, dynamodb: ['BatchWriteItem', 'BatchGetItem', 'Query', 'GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], indexes: ['gsi1'], sendsTo: ['deliveries', 'automation-steps'],
   // Owner alerts (functions/sms/owner-alerts.ts): an SMS to the organization's admins, as notifyMember sends it.
-  // Members' push notices (functions/push/send.ts): each organization's VAPID private key opened to sign with.
+  // Members' push notices (functions/notifications/send.ts): each organization's VAPID private key opened to sign with.
   capabilities: [smsSender, ...PUSH_SENDER_CAPABILITIES] };
 
 /** The functions that answer no route: the stream consumer and those the resources provide, with handlers below functions/. */

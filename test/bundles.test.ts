@@ -148,7 +148,11 @@ describe('the bundled functions', () => {
       const automations = ['./esm-<hash>.mjs', './jobs-<hash>.mjs', './preview-<hash>.mjs', './start-<hash>.mjs', './start-<hash>.mjs', './stops-<hash>.mjs', ...sqs, ...sqs];
       // The step runner's texting, Scheduler and step-queue clients, each at its first use (RUNNER_LAZY_CLIENTS).
       const runner = ['./end-user-messaging-send-<hash>.mjs', './scheduler-calls-<hash>.mjs', ...sqs, './automated-<hash>.mjs'];
-      const own = { 'automations/handlers': automations, 'automations/runner-handler': runner, 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'], 'webhooks/deliver': sqs, 'webhooks/handlers': sqs }[module] ?? [];
+      // The stream consumer: each resource's change mappings with its first record, a run's start and stops, the owner
+      // alerts and their texting, the push notices (web-push with them), and the queues' client, each when first needed.
+      const changes = Array<string>(resources.filter((resource) => resource.events?.length || resource.audited?.length).length).fill('./changes-<hash>.mjs');
+      const stream = [...changes, './end-user-messaging-send-<hash>.mjs', './esm-<hash>.mjs', './owner-alerts-<hash>.mjs', './send-<hash>.mjs', './start-<hash>.mjs', ...sqs, ...sqs];
+      const own = { 'automations/handlers': automations, 'automations/runner-handler': runner, 'inbound-endpoints/handlers': ['./phone-plans-<hash>.mjs', './receive-<hash>.mjs'], 'stream/record': stream, 'webhooks/deliver': sqs, 'webhooks/handlers': sqs }[module] ?? [];
       // STS, at the first AssumeRole where the function is not given the tenant-data role (shared/tenancy/credentials.ts).
       const sts = ['./sts-<hash>.mjs'];
       // A module with write routes, the handler factory's write path (shared/http/write-path.ts).

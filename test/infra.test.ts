@@ -666,10 +666,11 @@ describe('the key sealing tenants’ secrets', () => {
 
   it('is granted to exactly the functions whose routes or workers seal or open a secret: kms:GenerateDataKey to seal, kms:Decrypt to open, and to no other function', () => {
     // The inbound post opens its endpoint's secret in its organization's session, as the keyed routes do: its own role holds none.
-    expect(declared).toEqual({ TenantData: ['kms:Decrypt', 'kms:GenerateDataKey'], DeliverWebhooks: ['kms:Decrypt'], RunAutomationSteps: ['kms:Decrypt'] });
+    // The stream consumer opens an organization's push key pair to sign its members' notices (functions/notifications/send.ts).
+    expect(declared).toEqual({ TenantData: ['kms:Decrypt', 'kms:GenerateDataKey'], DeliverWebhooks: ['kms:Decrypt'], RecordEvents: ['kms:Decrypt'], RunAutomationSteps: ['kms:Decrypt'] });
     // The routes that seal or open one for an organization, whose functions are told the key's alias but hold no grant on it.
     const keyedUsers = routes.filter((route) => !route.aliasOf && actsForOrganizations(route) && kmsActionsOf(route.capabilities).length).map(routeId).sort();
-    expect(keyedUsers).toEqual(['CreateAutomation', 'CreateInboundEndpoint', 'CreateWebhook', 'ReceiveInbound', 'RotateInboundEndpoint', 'RotateWebhookSecret', 'TestWebhook', 'UpdateAutomation', 'UpdateInboundEndpoint']);
+    expect(keyedUsers).toEqual(['CreateAutomation', 'CreateInboundEndpoint', 'CreateWebhook', 'PushSubscriptionOptions', 'ReceiveInbound', 'RotateInboundEndpoint', 'RotateWebhookSecret', 'TestWebhook', 'UpdateAutomation', 'UpdateInboundEndpoint']);
     const granted: Record<string, string[]> = {};
     for (const [policyId, policy] of Object.entries(everyPolicy)) {
       const statements = kmsStatements(policy);

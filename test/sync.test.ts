@@ -419,6 +419,7 @@ describe('every list route takes updatedSince', () => {
       'listMemberPasskeys',
       'listOauthGrants',
       'listOrganizationServices',
+      'listPushSubscriptions',
       'listStoppedAutomationRuns',
       'listTradeCategories',
     ]);

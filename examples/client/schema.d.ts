@@ -15342,7 +15342,7 @@ export interface operations {
     postMcp: {
         parameters: {
             query?: {
-                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …), at most 40 in at most 40 KB of JSON. `all`: those and every route of the API as a tool, named by its operationId in snake_case. A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, sign_in, push, api_keys, oauth): its routes’ tools, e.g. `curated,leads`. */
+                /** @description The toolsets `tools/list` offers, separated by commas; `tools/call` takes any tool by its name. `curated` (the default): the tools made for a voice agent or an assistant with little context (lookup_caller, find_availability, …), at most 40 in at most 40 KB of JSON. `all`: those and every route of the API as a tool, named by its operationId in snake_case. A resource’s name (leads, inquiries, sms, appointments, automations, companies, organization, services, products, transfers, policies, faqs, events, audit_log, webhooks, inbound_endpoints, receptionist, reports, sign_in, notifications, api_keys, oauth): its routes’ tools, e.g. `curated,leads`. */
                 tools?: string;
             };
             header?: never;

@@ -21,7 +21,7 @@ export const RESOURCE_TOOLSETS = [
   'receptionist',
   'reports',
   'sign_in',
-  'push',
+  'notifications',
   'api_keys',
   'oauth',
 ] as const;

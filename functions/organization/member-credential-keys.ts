@@ -22,6 +22,12 @@ export const memberCredentialKeys = {
   credentialClaim: (credentialId: string): Key => ({ pk: `CREDENTIAL#${credentialId}`, sk: 'CLAIM' }),
 } as const;
 
+/** The browsers a member subscribed to push notices (functions/notifications), under the member: gone with the member. */
+export const memberPushKeys = {
+  pushSubscription: (o: string, memberId: number, subscriptionId: string): Key => ({ pk: org(o), sk: `PUSH#${pad(memberId)}#${subscriptionId}` }),
+  pushSubscriptionsOfMember: (o: string, memberId: number): Collection => ({ pk: org(o), skPrefix: `PUSH#${pad(memberId)}#` }),
+} as const;
+
 /**
  * The credential ids' claims, a named exception to the organization's keys (docs/data-model.md): a member's passkey
  * routes, and a member's removal, take or free one in the transaction that enrols or removes its passkey, signed for

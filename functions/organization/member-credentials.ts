@@ -4,8 +4,7 @@ import { dynamo } from '#shared/dynamo';
 import { queryAll } from '#shared/store/query-page';
 import { deleteItem, type TransactWrite } from '#shared/store/transact';
 import type { Collection } from '#shared/store/keys';
-import { memberCredentialKeys } from './member-credential-keys';
-import { pushKeys } from '../push/entity';
+import { memberCredentialKeys, memberPushKeys } from './member-credential-keys';
 
 /** Deletes each item of a collection: one Query, then a delete of each. Answers the items, with `attributes` as they were. */
 async function deleteEach(collection: Collection, attributes: string[] = []): Promise<Record<string, unknown>[]> {
@@ -22,7 +21,7 @@ export async function deleteMemberSessions(organizationId: string, memberId: num
 
 /** Deletes the browsers a member who leaves subscribed to notices (the sender already skips a member no longer listed). */
 export async function deleteMemberPushSubscriptions(organizationId: string, memberId: number): Promise<void> {
-  await deleteEach(pushKeys.subscriptionsOfMember(organizationId, memberId));
+  await deleteEach(memberPushKeys.pushSubscriptionsOfMember(organizationId, memberId));
 }
 
 /** The writes that remove every passkey of a member who leaves and free their credential ids, for the removal's own transaction. */

@@ -14,7 +14,7 @@ import { resourceChangesOf } from '../resource-changes';
 import type { ResourceChanges } from '#shared/resource';
 import { automationEffectsOnce } from '../automations/triggers/on-events';
 import { OWNER_ALERTS } from '../sms/owner-alert-texts';
-import { noticeOf } from '../push/notices';
+import { noticeOf } from '../notifications/notices';
 
 const loaded = new Map<string, Promise<ResourceChanges>>();
 
@@ -117,7 +117,7 @@ export async function handler(batch: DynamoDBStreamEvent, context?: Deadline): P
       // Idempotent as the runs are (a marker per event and admin), so a record handed again texts no one twice.
       if (events.some((event) => Object.hasOwn(OWNER_ALERTS, event.type))) await (await import('../sms/owner-alerts')).alertOwners(events);
       // Members' push notices (a missed call, a reply, a failing webhook): now or never, so a push service's failure is not retried.
-      if (events.some((event) => noticeOf(event))) await (await import('../push/send')).pushNotices(events);
+      if (events.some((event) => noticeOf(event))) await (await import('../notifications/send')).pushNotices(events);
     },
     context,
   );

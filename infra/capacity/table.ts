@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dashboardBody, scaledRoutes, synthApiStack, TEMPLATE_LIMITS } from './scaled-stacks';
+import { OWN_RESOURCES } from '../cdk/api-stack';
 
 /**
  * The section of docs/capacity.md "How many routes the stacks hold", written by `npm run generate` from the stacks
@@ -58,7 +59,7 @@ ${rows.map((row) => `| ${row.join(' | ')} |`).join('\n')}
 
 One operation of a stack, its nested stacks included, creates, updates or deletes at most 2 500 resources. Today's
 first deploy creates ${spaced(today.createdResources)}, all in the API stack's operation. The API stack takes route groups (tags, in the route
-table's order) while its operation holds them, keeping 400 for its own resources, and the groups past that go to
+table's order) while its operation holds them, keeping ${OWN_RESOURCES.parent} for its own resources made after them, and the groups past that go to
 stacks of routes deployed after it, \`SalesPipelineApiRoutes2\`, \`…Routes3\` (\`ApiStack.routeStacks\`), each its own
 operation of at most 2 450 with its nested stacks, on the API stack's REST API. Each group is expected to take as many
 resources a route as the most of any group before it, and what it made is counted. At three times today's routes the

@@ -32,7 +32,7 @@ export const RUNNER_LAZY_CLIENTS = ['@aws-sdk/client-scheduler', '@aws-sdk/clien
  * import never parses (the KMS client 50, the SDK's message format, keyrings and materials cache about 115, bn.js 44,
  * its streams 37), with its signatures and branch key store left out (infra/cdk/encryption-sdk-unused.ts).
  */
-export const ENCRYPTION_SDK_MODULES = ['automations/handlers', 'automations/runner-handler', 'inbound-endpoints/handlers', 'webhooks/deliver', 'webhooks/handlers'];
+export const ENCRYPTION_SDK_MODULES = ['automations/handlers', 'automations/runner-handler', 'inbound-endpoints/handlers', 'notifications/handlers', 'stream/record', 'webhooks/deliver', 'webhooks/handlers'];
 
 /** A function module's bundle budget: the bytes its import parses (its entry and the chunks that loads at once). */
 export const bundleBudget = (_module: string): number => MAX_BUNDLE_BYTES;

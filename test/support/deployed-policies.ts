@@ -21,12 +21,17 @@ type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type Resource = { Type: string; Properties: Record<string, Json> };
 
 const { api: apiStack, events, data } = buildApp(new App({ context: { 'aws:cdk:bundling-stacks': [], alarmEmail: 'none' } }));
-const parent = Template.fromStack(apiStack).toJSON() as { Resources: Record<string, Resource> };
+type Outputs = Record<string, { Value: Json; Export?: { Name: string } }>;
+const parent = Template.fromStack(apiStack).toJSON() as { Resources: Record<string, Resource>; Outputs?: Outputs };
+/** The stacks of routes past the API stack's operation: they hold nested stacks of their own, and import the API stack's exports. */
+const routeRoots = apiStack.routeStacks.map((stack) => Template.fromStack(stack).toJSON() as { Resources: Record<string, Resource> });
 const nested = [...apiStack.functionStacks.values()].map((stack) => Template.fromStack(stack).toJSON() as { Resources: Record<string, Resource> });
 const eventsTemplate = Template.fromStack(events).toJSON() as { Resources: Record<string, Resource> };
 const dataTemplate = Template.fromStack(data).toJSON() as { Resources: Record<string, Resource> };
 /** What the parent hands each nested stack, by parameter name. */
-const passed: Record<string, Json> = Object.assign({}, ...Object.values(parent.Resources).filter((r) => r.Type === 'AWS::CloudFormation::Stack').map((r) => r.Properties.Parameters ?? {}));
+const passed: Record<string, Json> = Object.assign({}, ...[parent, ...routeRoots].flatMap((template) => Object.values(template.Resources)).filter((r) => r.Type === 'AWS::CloudFormation::Stack').map((r) => r.Properties.Parameters ?? {}));
+/** What the API stack exports, by export name: a stack of routes imports it. */
+const exported: Record<string, Json> = Object.fromEntries(Object.values(parent.Outputs ?? {}).flatMap((output) => (output.Export ? [[output.Export.Name, output.Value]] : [])));
 
 const PSEUDO: Record<string, string> = { 'AWS::Partition': 'aws', 'AWS::Region': LOCAL_REGION, 'AWS::AccountId': LOCAL_ACCOUNT, 'AWS::URLSuffix': 'amazonaws.com' };
 
@@ -45,6 +50,11 @@ function resolved(value: Json): Json {
     return (parts.map(resolved) as string[]).join(separator);
   }
   if ('Fn::GetAtt' in value) return `getatt:${(value['Fn::GetAtt'] as string[]).join('.')}`;
+  if ('Fn::ImportValue' in value) {
+    const name = value['Fn::ImportValue'] as string;
+    if (!(name in exported)) throw new Error(`No stack exports ${name}`);
+    return resolved(exported[name]!);
+  }
   return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolved(inner)]));
 }
 
@@ -55,7 +65,7 @@ export const tenantPolicy = resolved(Object.values(eventsTemplate.Resources).fin
 
 /** A role's tags, as deployed: those a key's policy admits it by. */
 const tagsOf = (role: Resource): Record<string, string> => Object.fromEntries(((role.Properties.Tags ?? []) as { Key: string; Value: string }[]).map(({ Key, Value }) => [Key, Value]));
-const roles = [parent, ...nested, eventsTemplate].flatMap((template) => Object.entries(template.Resources).filter(([, r]) => r.Type === 'AWS::IAM::Role'));
+const roles = [parent, ...routeRoots, ...nested, eventsTemplate].flatMap((template) => Object.entries(template.Resources).filter(([, r]) => r.Type === 'AWS::IAM::Role'));
 export const tenantRoleTags = tagsOf(roles.find(([, r]) => r.Properties.RoleName === tenantDataRoleName(DEPLOYED_TABLE))![1]);
 export const ownRoleTags = (functionId: string) => tagsOf(roles.find(([logicalId]) => logicalId.startsWith(`${functionId}Role`))?.[1] ?? { Type: '', Properties: {} });
 
@@ -64,7 +74,7 @@ const keyPolicy = resolved(Object.values(dataTemplate.Resources).find((r) => r.T
 
 /** A function's own role's policy (its construct id), as deployed: its statements, whichever templates hold them. */
 export function ownPolicy(functionId: string): PolicyDocument {
-  const statements = [parent, ...nested, eventsTemplate].flatMap((template) =>
+  const statements = [parent, ...routeRoots, ...nested, eventsTemplate].flatMap((template) =>
     Object.entries(template.Resources)
       .filter(([logicalId, r]) => r.Type === 'AWS::IAM::Policy' && logicalId.startsWith(`${functionId}Role`))
       .flatMap(([, r]) => (r.Properties.PolicyDocument as { Statement: Json[] }).Statement),

@@ -27,6 +27,7 @@ const base64UrlBytes = (name: string, bytes: number, what: string, first?: numbe
 
 const NotifyList = v.pipe(
   v.array(v.picklist(NOTICE_KINDS, `notify must name only ${NOTICE_KINDS.join(', ')}`), 'notify must be an array'),
+  v.maxLength(NOTICE_KINDS.length, `notify must name at most ${NOTICE_KINDS.length} kinds`),
   v.check((kinds) => new Set(kinds).size === kinds.length, 'notify must name each kind once'),
   v.description(`What this browser is notified of: ${NOTICE_KINDS.map((kind) => `\`${kind}\`, ${NOTICE_KIND_DESCRIPTIONS[kind]}`).join('; ')}. By default, every kind the member’s role receives.`),
 );

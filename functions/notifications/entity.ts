@@ -1,15 +1,16 @@
-import { organizationPartition, pad, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { organizationPartition, SAMPLE_ORGANIZATION_ID, type Collection, type Key, type KeySamples } from '#shared/store/keys';
+import { memberPushKeys } from '../organization/member-credential-keys';
 
 const org = organizationPartition;
 
 /**
- * A member's push subscriptions (one per browser or phone that asked), under the member in the organization's partition,
- * and the organization's own application server key pair (VAPID), which every subscription of its members is bound to.
+ * A member's push subscriptions (one per browser or phone that asked), under the member in the organization's partition
+ * with what ends with the member (functions/organization/member-credential-keys.ts), and the organization's own application server key pair (VAPID), which every subscription of its members is bound to.
  * `PUSH#` and `PUSHKEYS` never share a prefix a query of subscriptions reads.
  */
 export const pushKeys = {
-  subscription: (o: string, memberId: number, subscriptionId: string): Key => ({ pk: org(o), sk: `PUSH#${pad(memberId)}#${subscriptionId}` }),
-  subscriptionsOfMember: (o: string, memberId: number): Collection => ({ pk: org(o), skPrefix: `PUSH#${pad(memberId)}#` }),
+  subscription: memberPushKeys.pushSubscription,
+  subscriptionsOfMember: memberPushKeys.pushSubscriptionsOfMember,
   /** Every member's: what an event's notice is sent to, read in one Query. */
   subscriptionsOfOrganization: (o: string): Collection => ({ pk: org(o), skPrefix: 'PUSH#' }),
   applicationServerKeys: (o: string): Key => ({ pk: org(o), sk: 'PUSHKEYS' }),
