@@ -448,8 +448,8 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
     expect(res!.body).toEqual({ success: true, id: member.id, revokedKeyIds: [], keptKeyIds: [] });
     // A member that is not an ADMIN: the member, the services naming it, the organization's keys and its passkeys read
     // together, then one transaction (member, user lookup, email claim, counter, the services that named it, the keys
-    // acting for it, its passkeys), then the query of its sessions to end (none here).
-    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+    // acting for it, its passkeys), then the queries of its sessions and its push subscriptions to end (none here).
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
 
     expect((await client.get(`/v1/organization/members/${member.id}`)).status).toBe(404);
     expect((await client.get('/v1/organization/members')).body).toMatchObject({ totalCount: 1 });
@@ -528,8 +528,8 @@ describe('DELETE /v1/organization/members/{memberId}', () => {
     });
     expect(res!.status).toBe(200);
     // An ADMIN: read with the services naming it, the keys and its passkeys, the admins (one Query), then the
-    // transaction that also checks another stays ADMIN, then the query of its sessions to end.
-    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+    // transaction that also checks another stays ADMIN, then the queries of its sessions and its push subscriptions to end.
+    expect(calls.sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
     expect((await client.delete(`/v1/organization/members/${second.id}`)).status).toBe(409);
   });
 
