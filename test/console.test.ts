@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dynamo } from '#shared/dynamo';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -763,6 +764,71 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     expect((await liam.get('/v1/leads')).status).toBe(401);
     expect((await api.as(sheets!.token).get('/v1/leads')).status).toBe(401);
     expect((await api.as(zapier!.token).get('/v1/leads')).status).toBe(200);
+    await page.close();
+  });
+
+  it('installs as an app, turns on notifications on a device through its PushManager with what the owner chose, shows a pushed notice, keeps no API answer, and turns the device off', async () => {
+    const { page } = await signedInToDemo('+61491570240', { width: 390, height: 844 }, false, { bySession: true });
+    const origin = new URL(api.url).origin;
+    // Headless Chromium here reaches no push service (no network): its registration with one answers as FCM's would,
+    // with keys the test holds; the page's own code asks PushManager for it as in any browser.
+    const device = createECDH('prime256v1');
+    device.generateKeys();
+    const pushed = { endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString('hex')}`, p256dh: device.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+    await page.context().grantPermissions(['notifications'], { origin });
+    // The page's PushManager, in the page's own terms (the suite's TypeScript knows no DOM).
+    await page.addInitScript(`(() => {
+      const answer = ${JSON.stringify(pushed)};
+      let registered = null;
+      PushManager.prototype.subscribe = async function (options) {
+        window.subscribedWith = options && options.applicationServerKey;
+        registered = { endpoint: answer.endpoint, expirationTime: null, toJSON: () => ({ endpoint: answer.endpoint, expirationTime: null, keys: { p256dh: answer.p256dh, auth: answer.auth } }), unsubscribe: async () => { registered = null; return true; } };
+        return registered;
+      };
+      PushManager.prototype.getSubscription = async () => registered;
+    })()`);
+    const mine = async (): Promise<{ endpoint: string; notify: string[] }[]> => page.evaluate("fetch('/v1/me/push-subscriptions').then((answer) => answer.json()).then((body) => body.subscriptions)");
+
+    // Installable: the page names its manifest, which names the app's icons at 192 and 512 pixels.
+    await page.goto(`${api.url}/console/settings#notifications`);
+    const manifestUrl = await page.locator('link[rel="manifest"]').getAttribute('href');
+    const manifest = (await (await fetch(`${api.url}${manifestUrl}`)).json()) as { icons: { src: string; sizes: string }[] };
+    expect(manifest).toMatchObject({ start_url: '/console/', display: 'standalone', scope: '/console/' });
+    expect(manifest.icons.map(({ sizes }) => sizes)).toEqual(['192x192', '512x512']);
+    for (const { src, sizes } of manifest.icons) {
+      // A PNG's width and height, from its header.
+      const png = Buffer.from(await (await fetch(`${api.url}${src}`)).arrayBuffer());
+      expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(sizes);
+    }
+
+    await page.getByLabel('A webhook turned off for failing').uncheck();
+    await page.getByRole('button', { name: 'Turn on notifications' }).click();
+    await page.getByText('Notifications are on for this device.').waitFor();
+    expect(await mine()).toEqual([expect.objectContaining({ endpoint: pushed.endpoint, notify: ['MISSED_CALL', 'CUSTOMER_REPLY'] })]);
+    // Subscribed with the organization's own key, as the member's session is answered it.
+    const organizationKey = await page.evaluate(`(async () => {
+      const { session } = await (await fetch('/v1/me')).json();
+      const options = await fetch('/v1/me/push-subscription-options', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken }, body: '{}' });
+      return (await options.json()).applicationServerKey;
+    })()`);
+    expect(await page.evaluate('window.subscribedWith')).toBe(organizationKey);
+    await page.getByText('This device,').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A push the service worker receives is shown, and a tap would open the screen it names.
+    const cdp = await page.context().newCDPSession(page);
+    const registration = new Promise<string>((resolve) => cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => registrations[0] && resolve(registrations[0].registrationId)));
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registration, data: JSON.stringify({ title: 'New text · Olivia Nguyen', body: 'Friday suits, thanks', url: '/console/inbox', tag: 'CUSTOMER_REPLY' }) });
+    await expect.poll(() => page.evaluate('navigator.serviceWorker.ready.then((ready) => ready.getNotifications()).then((shown) => shown.map(({ title, body, tag, data }) => ({ title, body, tag, data })))')).toEqual([{ title: 'New text · Olivia Nguyen', body: 'Friday suits, thanks', tag: 'CUSTOMER_REPLY', data: { url: '/console/inbox' } }]);
+    // The worker kept the shell, and no answer of the API.
+    const kept: string[] = await page.evaluate('caches.keys().then((names) => Promise.all(names.map((name) => caches.open(name).then((cache) => cache.keys())))).then((lists) => lists.flat().map((request) => new URL(request.url).pathname))');
+    expect(kept).toContain('/console/');
+    expect(kept.filter((path) => !path.startsWith('/console/'))).toEqual([]);
+
+    await page.getByRole('button', { name: 'Turn off' }).click();
+    await page.getByText('That device is notified no more.').waitFor();
+    expect(await mine()).toEqual([]);
     await page.close();
   });
 

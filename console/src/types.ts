@@ -95,3 +95,13 @@ type _ListsAreComplete = [
   Missing<[Exclude<Role, (typeof ROLES)[number]>]>,
   Missing<[Exclude<Weekday, (typeof WEEKDAYS)[number]>]>,
 ];
+
+/** A browser of the member's that gets push notices (GET /v1/me/push-subscriptions). */
+export type PushSubscriptionView = Answer<'/v1/me/push-subscriptions', 'get', 200>['subscriptions'][number];
+export type NoticeKind = PushSubscriptionView['notify'][number];
+/** Each kind of notice, in the words the settings use: a new kind of the API's stops the console's typecheck here. */
+export const NOTICE_LABELS: Record<NoticeKind, string> = {
+  MISSED_CALL: 'A missed call',
+  CUSTOMER_REPLY: 'A text from a customer',
+  WEBHOOK_FAILING: 'A webhook turned off for failing',
+};

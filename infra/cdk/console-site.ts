@@ -29,6 +29,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ORIGIN_SECRET_HEADER } from '#shared/http/caller-address';
 import type { Construct } from 'constructs';
 import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/sign-in/site';
+import { UNHASHED_FILES } from '../console/installable';
 import { STAGE_NAME } from './api/rest-api';
 import type { DeploymentOptions } from './options';
 
@@ -81,12 +82,13 @@ function consoleFiles(stack: Stack): Bucket {
       },
     },
   });
-  // Hashed assets are cached for ever; the page is asked for again at each load, so a deploy is seen at once.
+  // Hashed assets are cached for ever; the page, the manifest and the service worker are asked for again at each load,
+  // so a deploy is seen at once.
   // The copy is CDK's own function, in a nested stack of its own: the API stack's functions are the API's alone.
   const copying = new NestedStack(stack, 'ConsoleFilesCopy', { description: 'Copies the console’s built files into their bucket at each deploy (CDK’s BucketDeployment)' });
   const copy = { sources: [built], destinationBucket: bucket, destinationKeyPrefix: PREFIX, retainOnDelete: false };
-  const assets = new BucketDeployment(copying, 'ConsoleFilesAssets', { ...copy, exclude: ['index.html'], cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')] });
-  new BucketDeployment(copying, 'ConsoleFilesPage', { ...copy, exclude: ['*'], include: ['index.html'], prune: false, cacheControl: [CacheControl.noCache()] });
+  const assets = new BucketDeployment(copying, 'ConsoleFilesAssets', { ...copy, exclude: [...UNHASHED_FILES], cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')] });
+  new BucketDeployment(copying, 'ConsoleFilesPage', { ...copy, exclude: ['*'], include: [...UNHASHED_FILES], prune: false, cacheControl: [CacheControl.noCache()] });
   // The copy into the bucket is CDK's own function (a singleton of its stack, its role's scope), run at deploy time
   // only: its findings are acknowledged on it alone.
   for (const [id, reason] of Object.entries(BUCKET_DEPLOYMENT_FINDINGS)) Validations.of(assets.handlerRole.node.scope!).acknowledge({ id, reason });

@@ -10,6 +10,7 @@ import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/caller
 import { GATEWAY_RESPONSES, gatewayResponseBody } from '#shared/http/gateway-responses';
 import { timingSafeEqual } from 'node:crypto';
 import { CONSOLE_PATH, CONSOLE_SECURITY_HEADERS } from '../../functions/sign-in/site';
+import { UNHASHED_FILES } from '../console/installable';
 
 /**
  * What CloudFront does in front of the API where the console is deployed (infra/cdk: the console's distribution), for
@@ -59,7 +60,7 @@ export function originGate(secret: string, api: RequestListener): RequestListene
   };
 }
 
-const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json' };
+const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.webmanifest': 'application/manifest+json' };
 
 let built: Promise<string> | undefined;
 /** The console, built once per process on its first request (most test servers never serve it). */
@@ -79,8 +80,9 @@ async function serveConsole(path: string, response: ServerResponse): Promise<voi
   if (file.startsWith('..')) return void response.writeHead(404, CONSOLE_SECURITY_HEADERS).end();
   const body = await readFile(join(root, file)).catch(() => undefined);
   if (!body) return void response.writeHead(404, { ...CONSOLE_SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
-  // Hashed assets never change; the page is asked for again each load, so a new release is seen at once.
-  const cacheControl = file === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable';
+  // Hashed assets never change; the page, manifest and service worker are asked for again each load, so a new release
+  // is seen at once.
+  const cacheControl = UNHASHED_FILES.includes(file) ? 'no-cache' : 'public, max-age=31536000, immutable';
   response.writeHead(200, { ...CONSOLE_SECURITY_HEADERS, 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': cacheControl });
   response.end(body);
 }

@@ -7,6 +7,7 @@ import { Catalog } from './catalog';
 import { Connections } from './connections';
 import { Hours } from './hours';
 import { Members } from './members';
+import { Notifications } from './notifications';
 import { Webhooks } from './webhooks';
 
 /** A part of Settings: a heading to link to (Today links to #webhooks), focused when a link lands on it. */
@@ -27,6 +28,7 @@ const PARTS: { id: string; title: string; Part: () => ComponentChildren }[] = [
   { id: 'api-keys', title: 'API keys', Part: ApiKeys },
   { id: 'webhooks', title: 'Webhooks', Part: Webhooks },
   { id: 'connections', title: 'Assistant connections', Part: Connections },
+  { id: 'notifications', title: 'Notifications on this device', Part: Notifications },
   { id: 'passkeys', title: 'Passkeys', Part: Passkeys },
   { id: 'session', title: 'Signing out', Part: SignOut },
 ];
