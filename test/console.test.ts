@@ -767,8 +767,8 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.close();
   });
 
-  it('installs as an app, turns on notifications on a device through its PushManager with what the owner chose, shows a pushed notice, keeps no API answer, and turns the device off', async () => {
-    const { page } = await signedInToDemo('+61491570240', { width: 390, height: 844 }, false, { bySession: true });
+  it('installs as an app, turns on notifications on a device through its PushManager with what the owner chose, shows a pushed notice, keeps no API answer, turns the device off, and counts the unread on the icon', async () => {
+    const { page, client } = await signedInToDemo('+61491570240', { width: 390, height: 844 }, false, { bySession: true });
     const origin = new URL(api.url).origin;
     // Headless Chromium here reaches no push service (no network): its registration with one answers as FCM's would,
     // with keys the test holds; the page's own code asks PushManager for it as in any browser.
@@ -786,6 +786,10 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
         return registered;
       };
       PushManager.prototype.getSubscription = async () => registered;
+      // The app icon's badge, as the Badging API is asked to show it.
+      window.badges = [];
+      navigator.setAppBadge = async (count) => void window.badges.push(count);
+      navigator.clearAppBadge = async () => void window.badges.push(0);
     })()`);
     const mine = async (): Promise<{ endpoint: string; notify: string[] }[]> => page.evaluate("fetch('/v1/me/push-subscriptions').then((answer) => answer.json()).then((body) => body.subscriptions)");
 
@@ -829,6 +833,12 @@ describe.skipIf(!chromiumAvailable)('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Turn off' }).click();
     await page.getByText('That device is notified no more.').waitFor();
     expect(await mine()).toEqual([]);
+
+    // The icon counts the unread inquiries: none, then a missed call's.
+    expect(await page.evaluate('window.badges.at(-1)')).toBe(0);
+    expect((await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555401' }, data: { summary: 'Asked for a quote.', missed: true } })).status).toBe(201);
+    await page.goto(`${api.url}/console/inbox`);
+    await expect.poll(() => page.evaluate('window.badges.at(-1)')).toBe(1);
     await page.close();
   });
 

@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { consolePath } from './base';
+import { showUnreadOnIcon } from './badge';
 import { clearNotices, Notices, problemOf, ProblemText } from './notices';
 import { match, moved, navigate, usePlace } from './router';
 import { loadSession, useSession } from './session';
@@ -122,6 +123,15 @@ export function App() {
   useEffect(() => {
     if (session === null && place.path !== '/sign-in') navigate(`${consolePath('/sign-in')}?return=${encodeURIComponent(place.href)}`, { replace: true });
   }, [session, place.path]);
+
+  // The app's icon counts the unread inquiries: at sign-in, on each screen change, and when the app is shown again.
+  useEffect(() => {
+    if (!session) return;
+    void showUnreadOnIcon();
+    const shown = () => document.visibilityState === 'visible' && void showUnreadOnIcon();
+    document.addEventListener('visibilitychange', shown);
+    return () => document.removeEventListener('visibilitychange', shown);
+  }, [session?.member.id, moves]);
 
   // A new screen: the old one's notices go, and focus starts at its heading (or the section its link names).
   useEffect(() => {
