@@ -50,7 +50,8 @@ export const createPushSubscription = defineRoute({
   },
   response: PushSubscriptionAnswer,
   responses: { 200: { description: 'The endpoint was subscribed already: its keys and choices replaced.', schema: PushSubscriptionAnswer } },
-  errors: [400, 403, 409],
+  errors: [400, ...OWN.errors, 409],
+  // The same browser posted again updates it (200): a retry is that, and needs no key.
   idempotencyKey: false,
 });
 
@@ -78,7 +79,7 @@ export const deletePushSubscription = defineRoute({
   status: 200,
   request: { path: PushSubscriptionIdPath },
   response: PushSubscriptionDeleted,
-  errors: [403, 404],
+  errors: [...OWN.errors, 404],
 });
 
 export const pushRoutes: RouteDefinition[] = [pushSubscriptionOptions, createPushSubscription, listPushSubscriptions, deletePushSubscription];
