@@ -299,5 +299,69 @@ describe('notices pushed to a member’s browsers', () => {
       tag: 'WEBHOOK_FAILING',
     });
   });
+
+  it('pushes nothing for a call that was answered, cuts a long text at a character, and titles a lead with no name by the kind alone', async () => {
+    const { number, admin, client } = await organizationWithNumber();
+    const browser = newBrowser();
+    await subscribed(admin, browser);
+    expect((await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555305', name: 'Ava Jones' }, data: { summary: 'Booked a visit.', missed: false } })).body.inquiry.callOutcome).toBe('ANSWERED');
+    await api.eventsCaughtUp();
+    expect(pushesTo(browser)).toEqual([]);
+    // A phone only, no name; 140 characters fit, 141 are cut to 139 and an ellipsis, never inside an emoji.
+    await client.post('/v1/leads', { phone: '+61412555306' });
+    const [fits, long] = ['a'.repeat(140), `${'b'.repeat(138)}🚰🚰🚰`];
+    await customerTexts('+61412555306', number, fits);
+    await customerTexts('+61412555306', number, long);
+    const shown = pushesTo(browser).map((push) => JSON.parse(decrypt(push.raw, browser)));
+    expect(shown.map(({ title, body }) => [title, body])).toEqual([
+      ['New text', fits],
+      ['New text', `${'b'.repeat(138)}🚰…`],
+    ]);
+  });
+
+  it('keeps a subscription whose push service fails for now (500) and deletes one it says is unknown (404)', async () => {
+    const { number, admin, client } = await organizationWithNumber();
+    const browser = newBrowser();
+    await subscribed(admin, browser);
+    await client.post('/v1/leads', { name: 'Zoe Lee', phone: '+61412555307' });
+    receiver.answerWith(500);
+    await customerTexts('+61412555307', number, 'First');
+    expect((await admin.get('/v1/me/push-subscriptions')).body.subscriptions).toHaveLength(1);
+    receiver.answerWith(404);
+    await customerTexts('+61412555307', number, 'Second');
+    expect(pushesTo(browser)).toHaveLength(2);
+    expect((await admin.get('/v1/me/push-subscriptions')).body.subscriptions).toEqual([]);
+  });
+
+  it('tells a member no more once disabled, or once demoted, of what their new role does not receive, on the very next event', async () => {
+    const { organizationId, admin, client } = await organizationWithNumber();
+    const other = await memberSession(api, organizationId);
+    const [demoted, disabled] = [newBrowser(), newBrowser()];
+    await subscribed(other, demoted);
+    const disabledMember = await memberSession(api, organizationId, { role: 'MEMBER' });
+    await subscribed(disabledMember, disabled);
+    expect((await admin.patch(`/v1/organization/members/${other.member.id}`, { role: 'MEMBER' })).status).toBe(200);
+    expect((await admin.patch(`/v1/organization/members/${disabledMember.member.id}`, { isDisabled: true })).status).toBe(200);
+    const { pushNotices } = await import('./send');
+    const failing = { id: 'evt_3', type: 'webhook.disabled', occurredAt: new Date().toISOString(), organizationId, data: { id: 'wh_1', url: 'https://hooks.example.com/in', disabledReason: 'FAILING' } } as never;
+    expect(await pushNotices([failing])).toEqual([]);
+    const call = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555308' }, data: { summary: 'Hung up.', missed: true } });
+    expect(call.body.inquiry.callOutcome).toBe('MISSED');
+    await api.eventsCaughtUp();
+    // The demoted member still hears of a missed call; the disabled one hears of nothing.
+    expect([pushesTo(demoted).length, pushesTo(disabled).length]).toEqual([1, 0]);
+  });
+
+  it('sends nothing, and stops nothing, for a browser subscribed before the organization had a key', async () => {
+    const { organizationId } = await api.organization();
+    const admin = await memberSession(api, organizationId);
+    const browser = newBrowser();
+    // A client that skipped the options: its browser's subscription names a key the organization never made.
+    expect((await admin.post('/v1/me/push-subscriptions', browser.json)).status).toBe(201);
+    const { pushNotices } = await import('./send');
+    const reply = { id: 'evt_4', type: 'sms.received', occurredAt: new Date().toISOString(), organizationId, data: { id: 'sms_1', leadId: 'lead_1', inquiryId: 'inquiry_1', body: 'Hello' } } as never;
+    expect(await pushNotices([reply])).toEqual([]);
+    expect(pushesTo(browser)).toEqual([]);
+  });
 });
 

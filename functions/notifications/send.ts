@@ -6,7 +6,6 @@ import { dynamo } from '#shared/dynamo';
 import { logger } from '#shared/observability';
 import { outboundRequest } from '#shared/net/outbound';
 import { privateUrls } from '#shared/private-urls';
-import { readsOnce } from '#shared/reads-once';
 import type { Event } from '../events/schema';
 import { leadKeys } from '../leads/entity';
 import { listAllMembers } from '../organization/member-store';
@@ -88,19 +87,18 @@ function recipients(notice: Notice, subscriptions: StoredSubscription[], members
 }
 
 /**
- * Pushes each event's notice to the members who asked for it: the organization's subscriptions read once per batch,
- * its members and key only when one would be sent to. A push service's failure is logged and the notice dropped (a
+ * Pushes each event's notice to the members who asked for it: the organization's subscriptions read first, its members,
+ * the lead and its key only when one would be sent to. A push service's failure is logged and the notice dropped (a
  * notice is now or never); the Topic header (the event's id) lets a push service keep one of a notice sent twice when
  * a stream batch is handed again.
  */
 export async function pushNotices(events: readonly Event[]): Promise<PushOutcome[]> {
-  const subscriptionsOf = readsOnce(organizationSubscriptions);
   const outcomes: PushOutcome[] = [];
   for (const event of events) {
     const notice = noticeOf(event);
     if (!notice) continue;
     const { organizationId } = event;
-    const subscriptions = (await subscriptionsOf(organizationId)).filter((subscription) => subscription.notify.includes(notice.kind));
+    const subscriptions = (await organizationSubscriptions(organizationId)).filter((subscription) => subscription.notify.includes(notice.kind));
     if (subscriptions.length === 0) continue;
     const [members, lead, keys] = await Promise.all([listAllMembers(organizationId), leadOf(organizationId, notice.leadId), vapidKeys(organizationId)]);
     if (!keys) continue;

@@ -94,7 +94,7 @@ export async function unsubscribe(organizationId: string, memberId: number, subs
   await writeAlone(deleteItem(pushKeys.subscription(organizationId, memberId, subscriptionId), () => new NotFoundError('Push subscription not found')));
 }
 
-/** Deletes a subscription its push service said is gone (404 or 410), if it is still the one that was sent to. */
+/** Deletes a subscription its push service said is gone (404 or 410); one already deleted is nothing to do. */
 export async function forgetSubscription(organizationId: string, subscription: Pick<StoredSubscription, 'memberId' | 'id'>): Promise<void> {
   await writeAloneWhereHolds(deleteItem(pushKeys.subscription(organizationId, subscription.memberId, subscription.id), conditionNotHeld));
 }
