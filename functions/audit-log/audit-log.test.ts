@@ -125,8 +125,9 @@ describe('GET /v1/audit-log', () => {
     // An OAuth grant is made by a person's consent in a browser: functions/oauth/oauth.test.ts holds its delete's entry.
     // Signing out ends sessions, which are no record; revoking a key is an update of it (its revokedAt), written down as one.
     // A passkey is made by an authenticator in a browser, and is no record the audit log lists: the tour removes none
-    // (functions/sign-in/passkeys.test.ts removes them).
-    const deletesNoRecord = ['/v1/oauth/grants/{grantId}', '/v1/me/session', '/v1/me/sessions', '/v1/api-keys/{keyId}', '/v1/me/passkeys/{passkeyId}', '/v1/organization/members/{memberId}/passkeys/{passkeyId}'];
+    // (functions/sign-in/passkeys.test.ts removes them). A push subscription is a browser's, made by its push service,
+    // and no record either (functions/notifications/notifications.test.ts removes them).
+    const deletesNoRecord = ['/v1/oauth/grants/{grantId}', '/v1/me/session', '/v1/me/sessions', '/v1/api-keys/{keyId}', '/v1/me/passkeys/{passkeyId}', '/v1/organization/members/{memberId}/passkeys/{passkeyId}', '/v1/me/push-subscriptions/{subscriptionId}'];
     for (const route of routes.filter((candidate) => candidate.method === 'DELETE' && !deletesNoRecord.includes(candidate.path))) {
       expect(entries.some((entry) => entry.action === 'deleted' && entry.method === 'DELETE' && pathPattern(route.path).test(entry.path)), `${route.path} wrote its entry`).toBe(true);
     }
