@@ -8,6 +8,7 @@ import { outboundRequest } from '#shared/net/outbound';
 import { privateUrls } from '#shared/private-urls';
 import type { Event } from '../events/schema';
 import { leadKeys } from '../leads/entity';
+import { CONSOLE_PATH } from '../sign-in/site';
 import { listAllMembers } from '../organization/member-store';
 import type { StoredSubscription } from './entity';
 import { noticeOf, type Notice } from './notices';
@@ -22,8 +23,6 @@ export const NOTICE_TTL_SECONDS = 4 * 3600;
 export const PUSH_TIMEOUT_MS = 5_000;
 /** Who the push services may write to about this sender (VAPID's `sub`), set per deployment. */
 const SUBJECT = process.env.WEB_PUSH_SUBJECT || 'mailto:push@sales-pipeline.invalid';
-/** Where a tap opens the console, from the stream consumer, which answers no request: relative to the page's origin. */
-const CONSOLE_BASE = '/console';
 
 /** What one push came to: sent, gone (the subscription deleted), or failed (logged; a notice is not sent again). */
 export type PushOutcome = 'SENT' | 'GONE' | 'FAILED';
@@ -104,7 +103,7 @@ export async function pushNotices(events: readonly Event[]): Promise<PushOutcome
     if (!keys) continue;
     const to = recipients(notice, subscriptions, members, lead?.assignedMemberId);
     const title = lead?.name ? `${notice.title} · ${lead.name}` : notice.title;
-    const payload = JSON.stringify({ title, body: notice.body, url: `${CONSOLE_BASE}${notice.path}`, tag: notice.kind });
+    const payload = JSON.stringify({ title, body: notice.body, url: `${CONSOLE_PATH}${notice.path}`, tag: notice.kind });
     // Topic: at most 32 URL-safe characters.
     const topic = event.id.replace(/[^A-Za-z0-9_-]/g, '').slice(-32);
     outcomes.push(...(await Promise.all(to.map((subscription) => pushTo(organizationId, subscription, payload, topic, keys)))));
