@@ -79,12 +79,25 @@ async function organizationWithNumber() {
   return { ...organization, number, admin: await memberSession(api, organization.organizationId) };
 }
 
+/** An organization with a number, its ADMIN's browser subscribed, and a lead of `name` who can text it. */
+async function subscribedWithLead(name: string, phone: string) {
+  const organization = await organizationWithNumber();
+  const browser = newBrowser();
+  await subscribed(organization.admin, browser);
+  expect((await organization.client.post('/v1/leads', { name, phone })).status).toBe(201);
+  return { ...organization, browser };
+}
+
 /** A text from a customer, as the provider delivers it, and what the stream made of it. */
 async function customerTexts(from: string, to: string, body: string) {
   const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body }) });
   expect(res.status).toBe(202);
   await api.eventsCaughtUp();
 }
+
+/** The event the stream consumer derives when the delivery worker disables a subscription, as `pushNotices` takes it. */
+const webhookDisabled = (organizationId: string, id: string, disabledReason: string) =>
+  ({ id, type: 'webhook.disabled', occurredAt: new Date().toISOString(), organizationId, data: { id: 'wh_1', url: 'https://hooks.example.com/in', disabledReason } }) as never;
 
 describe('the application server key', () => {
   it('is the organization’s own P-256 public key, made at the first ask and the same at every ask after, also two at once', async () => {
@@ -269,10 +282,7 @@ describe('notices pushed to a member’s browsers', () => {
   });
 
   it('deletes a subscription its push service says is gone (410), and pushes nothing to it again', async () => {
-    const { number, admin, client } = await organizationWithNumber();
-    const browser = newBrowser();
-    await subscribed(admin, browser);
-    await client.post('/v1/leads', { name: 'Noah Smith', phone: '+61412555304' });
+    const { number, admin, browser } = await subscribedWithLead('Noah Smith', '+61412555304');
     receiver.answerWith(410);
     await customerTexts('+61412555304', number, 'Hello?');
     expect(pushesTo(browser)).toHaveLength(1);
@@ -289,8 +299,7 @@ describe('notices pushed to a member’s browsers', () => {
     await subscribed(member, membersBrowser);
     // The stream consumer's step, with the event it derives when the delivery worker disables a subscription.
     const { pushNotices } = await import('./send');
-    const disabled = (id: string, disabledReason: string) => ({ id, type: 'webhook.disabled', occurredAt: new Date().toISOString(), organizationId, data: { id: 'wh_1', url: 'https://hooks.example.com/in', disabledReason } }) as never;
-    expect(await pushNotices([disabled('evt_2', 'EXPIRED'), disabled('evt_1', 'FAILING')])).toEqual(['SENT']);
+    expect(await pushNotices([webhookDisabled(organizationId, 'evt_2', 'EXPIRED'), webhookDisabled(organizationId, 'evt_1', 'FAILING')])).toEqual(['SENT']);
     expect(pushesTo(membersBrowser)).toEqual([]);
     expect(JSON.parse(decrypt(pushesTo(adminsBrowser)[0]!.raw, adminsBrowser))).toEqual({
       title: 'Webhook turned off',
@@ -320,10 +329,7 @@ describe('notices pushed to a member’s browsers', () => {
   });
 
   it('keeps a subscription whose push service fails for now (500) and deletes one it says is unknown (404)', async () => {
-    const { number, admin, client } = await organizationWithNumber();
-    const browser = newBrowser();
-    await subscribed(admin, browser);
-    await client.post('/v1/leads', { name: 'Zoe Lee', phone: '+61412555307' });
+    const { number, admin, browser } = await subscribedWithLead('Zoe Lee', '+61412555307');
     receiver.answerWith(500);
     await customerTexts('+61412555307', number, 'First');
     expect((await admin.get('/v1/me/push-subscriptions')).body.subscriptions).toHaveLength(1);
@@ -343,8 +349,7 @@ describe('notices pushed to a member’s browsers', () => {
     expect((await admin.patch(`/v1/organization/members/${other.member.id}`, { role: 'MEMBER' })).status).toBe(200);
     expect((await admin.patch(`/v1/organization/members/${disabledMember.member.id}`, { isDisabled: true })).status).toBe(200);
     const { pushNotices } = await import('./send');
-    const failing = { id: 'evt_3', type: 'webhook.disabled', occurredAt: new Date().toISOString(), organizationId, data: { id: 'wh_1', url: 'https://hooks.example.com/in', disabledReason: 'FAILING' } } as never;
-    expect(await pushNotices([failing])).toEqual([]);
+    expect(await pushNotices([webhookDisabled(organizationId, 'evt_3', 'FAILING')])).toEqual([]);
     const call = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555308' }, data: { summary: 'Hung up.', missed: true } });
     expect(call.body.inquiry.callOutcome).toBe('MISSED');
     await api.eventsCaughtUp();
