@@ -46,6 +46,21 @@ describe('the demo organization', () => {
       expect(byStatus.length, status).toBe(leads.filter((lead) => lead.status === status).length);
     }
 
+    // Each member has leads of their own, counted exactly; the two newest are nobody's yet.
+    const assigned: Record<string, string[]> = {};
+    for (const member of members) {
+      const mine = await expectCountsAgree(client, `/v1/leads?assignedMemberId=${member.id}`, 'leads');
+      expect(mine.map((lead) => lead.id)).toEqual(leads.filter((lead) => lead.assignedMemberId === member.id).map((lead) => lead.id));
+      assigned[member.lastName] = mine.map((lead) => `${lead.firstName} ${lead.lastName}`);
+    }
+    expect(assigned, 'demo leads by assignee').toEqual({
+      Mitchell: ['Amelia Brown', 'Lucas van der Berg'],
+      Russo: ['Charlotte Williams'],
+      Sharma: ['Jack Thompson'],
+      Walsh: ['Noah Patel', 'William Chen'],
+    });
+    expect(leads.filter((lead) => lead.assignedMemberId === null).map((lead) => `${lead.firstName} ${lead.lastName}`)).toEqual(['Olivia Nguyen', 'Mia Russo', "Isla O'Connor"]);
+
     const inquiries = await expectCountsAgree(client, '/v1/inquiries', 'inquiries');
     const demoInquiriesBySource = { CALL: 6, EMAIL: 3, CHATBOT: 2, SMS: 2, WEBFORM: 2 };
     for (const [source, count] of Object.entries(demoInquiriesBySource)) {
