@@ -10,6 +10,7 @@ import type { Event } from '../events/schema';
 import { leadKeys } from '../leads/entity';
 import { CONSOLE_PATH } from '../sign-in/site';
 import { listAllMembers } from '../organization/member-store';
+import type { Member } from '../organization/member-schema';
 import type { StoredSubscription } from './entity';
 import { noticeOf, type Notice } from './notices';
 import { forgetSubscription, noticesForRole, organizationSubscriptions, vapidKeys } from './store';
@@ -80,7 +81,7 @@ async function leadOf(organizationId: string, leadId: string | undefined): Promi
  * The members' subscriptions a notice goes to: those that asked for its kind, of members still in the organization
  * and enabled whose role receives it; a notice about a lead someone is assigned goes to that member alone.
  */
-function recipients(notice: Notice, subscriptions: StoredSubscription[], members: Awaited<ReturnType<typeof listAllMembers>>, assignedMemberId: number | undefined): StoredSubscription[] {
+function recipients(notice: Notice, subscriptions: StoredSubscription[], members: readonly Member[], assignedMemberId: number | undefined): StoredSubscription[] {
   const receiving = new Set(members.filter((member) => !member.isDisabled && noticesForRole(member.role).includes(notice.kind)).map((member) => member.id));
   return subscriptions.filter((subscription) => subscription.notify.includes(notice.kind) && receiving.has(subscription.memberId) && (assignedMemberId === undefined || subscription.memberId === assignedMemberId));
 }
