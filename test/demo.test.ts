@@ -46,7 +46,7 @@ describe('the demo organization', () => {
       expect(byStatus.length, status).toBe(leads.filter((lead) => lead.status === status).length);
     }
 
-    // Each member has leads of their own, counted exactly; the two newest are nobody's yet.
+    // Each member has leads of their own, counted exactly; the two newest and the lost one are nobody's.
     const assigned: Record<string, string[]> = {};
     for (const member of members) {
       const mine = await expectCountsAgree(client, `/v1/leads?assignedMemberId=${member.id}`, 'leads');

@@ -5,7 +5,7 @@ import type { DemoSeed } from '#shared/resource';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** `assignee` is the member's last name: the two newest leads are nobody's yet, as an inbox's first hour has them. */
+/** `assignee` is the member's last name: the two newest leads are nobody's yet, as an inbox's first hour has them, and neither is the lost one. */
 const DEMO_LEADS: Array<{ name: string; email?: string; phone?: string; suburb: string; businessName?: string; status: Lead['status']; value?: number; lostReason?: string; daysAgo: number; assignee?: string }> = [
   { name: 'Olivia Nguyen', email: 'olivia.nguyen@example.com.au', phone: '+61412345001', suburb: 'Parramatta', status: 'NEW', daysAgo: 0.2 },
   // A caller who left only a number, entered by hand.
