@@ -21,8 +21,8 @@ import { METRIC } from '#shared/observability';
 import { isTransientStoreError } from '#shared/store/transient';
 import { MAX_SESSIONS, REFRESH_BEFORE_MS, requestCredentials, SESSION_SECONDS, tenantCredentials, tenantDeploymentOf } from '#shared/tenancy/credentials';
 import { routes } from '../functions/resources';
-import { AccessDeniedLocally, allows, duringRoute, duringWorker, forgetDecisions, installStrictAccess, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
-import { keyRequestOf, LOCAL_ACCOUNT, localTableArn } from '../infra/local/aws-calls';
+import { AccessDeniedLocally, allows, duringRoute, duringWorker, forgetDecisions, installStrictAccess, keptDecisions, recordAwsCalls, tenantPrincipal, tenantRefusal } from '../infra/local/strict-access';
+import { keyRequestOf, LOCAL_ACCOUNT, localTableArn, type IamRequest } from '../infra/local/aws-calls';
 import { useTestApi } from './support/api';
 import { startLocalSts } from './support/local-sts';
 import { startLocalKms } from './support/local-kms';
@@ -191,6 +191,51 @@ describe("a keyed request's calls", () => {
     // Every item of the create's transaction is its own request, each with its own key.
     const transaction = routed.find((call) => call.route === 'createLead' && call.requests.length > 1)!;
     expect(transaction.requests.every((request) => request.leadingKeys.length === 1 && request.leadingKeys[0]!.startsWith(`ORG#${a.organizationId}`))).toBe(true);
+  });
+
+  it("are decided once for every organization alike, and a decision kept for one never lets another reach it", async () => {
+    const a = await api.organization();
+    const b = await api.organization();
+    const recorded = await recordAwsCalls(async () => {
+      const lead = await a.client.post('/v1/leads', { name: 'Ada Kept', email: 'ada.kept@example.com' });
+      expect((await a.client.get(`/v1/leads/${lead.body.lead.id}`)).status).toBe(200);
+    });
+    const calls = recorded.filter((call) => call.route).flatMap((call) => call.requests.map((request) => ({ request, session: call.session! })));
+    expect(calls.length).toBeGreaterThan(2);
+    const table = localTableArn(config.tableName);
+    // The same calls as organization b makes them: its ids where a's were.
+    const asB = (request: IamRequest): IamRequest => JSON.parse(JSON.stringify(request).split(a.organizationId).join(b.organizationId));
+    forgetDecisions();
+    for (const { request, session } of calls) expect(tenantRefusal(request, session, table)).toBeUndefined();
+    const kept = keptDecisions();
+    expect(kept).toBeGreaterThan(0);
+    for (const { request, session } of calls) expect(tenantRefusal(asB(request), { ...session, organizationId: b.organizationId }, table)).toBeUndefined();
+    expect(keptDecisions(), "b's calls answered by a's decisions").toBe(kept);
+    // a's calls made by b's session, and b's made by a's, are each refused, after both were allowed and kept.
+    for (const { request, session } of calls) {
+      expect(tenantRefusal(request, { ...session, organizationId: b.organizationId }, table)).toMatch(/tenant-data role's policy does not allow/);
+      expect(tenantRefusal(asB(request), session, table)).toMatch(/tenant-data role's policy does not allow/);
+    }
+  });
+
+  it("keeps one decision for a secret of any item a session not for one item seals, and refuses a session for one item another's, after allowing its own", () => {
+    const organizationId = 'org_01KEPTDECISIONSAAAAAAAAAAA';
+    const table = localTableArn(config.tableName);
+    const webhook = routes.find((route) => route.operationId === 'createWebhook')!;
+    const inbound = routes.find((route) => route.operationId === 'receiveInbound')!;
+    const secret = (itemId: string) => keyRequestOf({ action: 'kms:GenerateDataKey', encryptionContext: { organizationId, itemId, attribute: 'secrets' } }, config.tableName);
+    forgetDecisions();
+    const anyItem: TenantSession = { organizationId, grantName: routeId(webhook), grant: sessionGrantOf(webhook) };
+    expect(tenantRefusal(secret('webhook_1'), anyItem, table)).toBeUndefined();
+    const kept = keptDecisions();
+    expect(tenantRefusal(secret('webhook_2'), anyItem, table)).toBeUndefined();
+    expect(keptDecisions()).toBe(kept);
+    const oneItem: TenantSession = { organizationId, grantName: routeId(inbound), grant: sessionGrantOf(inbound), itemId: 'inbound_1' };
+    const open = (itemId: string) => keyRequestOf({ action: 'kms:Decrypt', encryptionContext: { organizationId, itemId, attribute: 'secrets' } }, config.tableName);
+    expect(tenantRefusal(open('inbound_1'), oneItem, table)).toBeUndefined();
+    // Another item, one character more, one less: refused, the item's own decision kept beside them.
+    for (const other of ['inbound_2', 'inbound_10', 'inbound_']) expect(tenantRefusal(open(other), oneItem, table), other).toMatch(/session policy of .* does not allow kms:Decrypt/);
+    expect(tenantRefusal(open('inbound_1'), oneItem, table)).toBeUndefined();
   });
 
   it("fail loudly in the strict mode when one reaches another organization's key, takes an action its route is not granted, or is signed as no organization; and a call signed as a function's own role, outside the keys it names", async () => {

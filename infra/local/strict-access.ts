@@ -4,7 +4,7 @@ import { config } from '#shared/config';
 import { dynamo } from '#shared/dynamo';
 import { grantedActions, routeId, type RouteDefinition } from '#shared/routes/route';
 import { onKeyUse } from '#shared/envelope-encryption';
-import { keyUseStatements } from '#shared/sealing-key';
+import { ITEM_CONTEXT_KEY, keyUseStatements } from '#shared/sealing-key';
 import { SERVICE_ROLE_PATH } from '#shared/iam';
 import type { Capability, CapabilityContext } from '#shared/routes/route';
 import {
@@ -131,6 +131,9 @@ function decide(cacheKey: string, evaluate: () => boolean): boolean {
  */
 export const forgetDecisions = (): void => decided.clear();
 
+/** How many decisions are kept: a call decided again from one kept adds none. */
+export const keptDecisions = (): number => decided.size;
+
 /** A key as the patterns see it: the first pattern it matches, or the key itself. */
 const kindOf = (key: string, patterns: readonly string[]) => patterns.find((pattern) => (pattern.endsWith('*') ? key.startsWith(pattern.slice(0, -1)) : key === pattern)) ?? `=${key}`;
 const requestKind = ({ action, resource, leadingKeys, context }: IamRequest, patterns: readonly string[]) =>
@@ -152,11 +155,23 @@ export function ownRefusal(request: IamRequest, functionId: string, tableArn: st
 const sharedPartitions = sharedPartitionsOf(routes);
 const sessionCapabilities = sessionCapabilitiesOf(routes);
 
+/** `text` with each id in `ids` written as its name in braces (`{organization}`), wherever it appears. */
+const anyIds = (text: string, ids: Record<string, string | undefined>): string =>
+  Object.entries(ids).reduce((named, [name, id]) => (id ? named.split(id).join(`{${name}}`) : named), text);
+
 /** Why a tenant call is refused, or undefined when both the role's policy and the session's allow it. */
 export function tenantRefusal(request: IamRequest, session: TenantSession, tableArn: string): string | undefined {
   const { organizationId, grant, grantName, sessionKeys, itemId } = session;
   // The organization's own keys are alike to both policies, as are those of each shared partition.
-  const kind = `${tableArn}|${organizationId}|${grantKind(grant)}|${sessionKeys?.join(',') ?? ''}|${itemId ?? ''}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`;
+  // Both policies are made from the session's organization and item, and hold a request's ids only to be equal to
+  // those: a decision kept with the ids as placeholders answers for every organization's same call (each test makes
+  // organizations of its own), and a secret's item that is not the session's (named first) is any other item.
+  const otherItem = request.context?.[ITEM_CONTEXT_KEY];
+  const kind = anyIds(`${tableArn}|${grantKind(grant)}|${sessionKeys?.join(',') ?? ''}|${itemId ?? ''}|${requestKind(request, [`ORG#${organizationId}`, `ORG#${organizationId}#*`, ...sharedPartitions.map((partition) => partition.keys)])}`, {
+    organization: organizationId,
+    item: itemId,
+    'another item': typeof otherItem === 'string' ? otherItem : undefined,
+  });
   // Built only when a decision is not yet kept: every call of the tests passes here.
   const asTheSession = () => ({ principal: tenantPrincipal(organizationId), tags: { ...roleTagsOf(sessionCapabilities, tableArn), [ORGANIZATION_TAG]: organizationId }, resourcePolicy: keyPolicyFor(request, tableArn) });
   const rolePolicy = () => tenantDataPolicy(tableArn, sharedPartitions, tenantCapabilityStatements(sessionCapabilities, tableLocationOf(tableArn)));
