@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -69,6 +69,25 @@ describe('npm start with DATA_DIR, AUTHORIZER_CACHE_TTL and PUBLIC_BASE_URL set'
 
   it('reads a relative DATA_DIR from the current directory', () => {
     expect(stdout).toContain(`data in ${dataDir}`);
+  });
+
+  it('starts its DynamoDB Local with telemetry off, as no DDB_LOCAL_TELEMETRY is set: nothing leaves the machine', () => {
+    expect(process.env.DDB_LOCAL_TELEMETRY, 'this test needs the variable unset').toBeUndefined();
+    const commandLine = (pid: string): string[] => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      } catch {
+        return []; // ended meanwhile
+      }
+    };
+    // The Java process running DynamoDB Local on this npm start's port (a port one digit longer is another's).
+    const jvm = readdirSync('/proc').filter((pid) => {
+      const parts = commandLine(pid);
+      return parts.some((part) => part.endsWith('DynamoDBLocal.jar')) && new RegExp(`(^| )-port ${dynamoPort}( |$)`).test(parts.join(' '));
+    });
+    expect(jvm).toHaveLength(1);
+    const environment = readFileSync(`/proc/${jvm[0]}/environ`, 'utf8').split('\0');
+    expect(environment).toContain('DDB_LOCAL_TELEMETRY=0');
   });
 
   it('reuses an API key’s authorization for AUTHORIZER_CACHE_TTL seconds, as API Gateway does deployed: a key revoked meanwhile works until then, and is refused after', async () => {
