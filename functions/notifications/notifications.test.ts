@@ -5,6 +5,12 @@ import { memberSession, type SessionClient } from '../../test/support/member-ses
 import { startReceiver, type Receiver } from '../../test/support/receiver';
 import { webhookSettings } from '../webhooks/settings';
 import { MAX_SUBSCRIPTIONS_PER_MEMBER } from './schema';
+import { fullPrivateKey } from './store';
+import { PUSH_KEYS_ENTITY, pushKeys } from './entity';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config';
+import { dynamo } from '#shared/dynamo';
+import { seal } from '#shared/envelope-encryption';
 
 /**
  * Push notifications through the API as the console uses them: a member's session subscribes a "browser" (a P-256 key
@@ -337,6 +343,48 @@ describe('notices pushed to a member’s browsers', () => {
     await customerTexts('+61412555307', number, 'Second');
     expect(pushesTo(browser)).toHaveLength(2);
     expect((await admin.get('/v1/me/push-subscriptions')).body.subscriptions).toEqual([]);
+  });
+
+  it('signs with a key pair whose private key Node gave without its leading zero byte, as it does one pair in 256: stored so, or made so', async () => {
+    const { organizationId, admin, client } = await organizationWithNumber();
+    let pair: ECDH;
+    do {
+      pair = createECDH('prime256v1');
+      pair.generateKeys();
+    } while (pair.getPrivateKey().length === 32);
+    const [publicKey, shortPrivateKey] = [pair.getPublicKey().toString('base64url'), pair.getPrivateKey().toString('base64url')];
+    // Made so, it is kept whole: the same key, 32 bytes long.
+    const whole = Buffer.from(fullPrivateKey(shortPrivateKey), 'base64url');
+    expect(whole).toHaveLength(32);
+    expect(createECDH('prime256v1').setPrivateKey(whole).getPublicKey().toString('base64url')).toBe(publicKey);
+    expect(fullPrivateKey(fullPrivateKey(shortPrivateKey))).toBe(fullPrivateKey(shortPrivateKey));
+    // Stored so, by a pair made before that: the organization's pushes are signed with it all the same.
+    const sealed = await seal(shortPrivateKey, { organizationId, itemId: 'PUSHKEYS', attribute: 'privateKey' });
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...pushKeys.applicationServerKeys(organizationId), entity: PUSH_KEYS_ENTITY, publicKey, privateKey: sealed, createdAt: new Date().toISOString() } }));
+    const browser = newBrowser();
+    await subscribed(admin, browser);
+    const call = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555309' }, data: { summary: 'Hung up.', missed: true } });
+    expect(call.status).toBe(201);
+    await api.eventsCaughtUp();
+    const [push] = pushesTo(browser);
+    expect(JSON.parse(decrypt(push!.raw, browser))).toMatchObject({ tag: 'MISSED_CALL' });
+    expect(vapidClaims(String(push!.headers.authorization), publicKey)).toMatchObject({ aud: new URL(receiver.url).origin });
+  });
+
+  it('drops a notice it cannot sign, rather than hold the stream: the missed call is recorded, its event listed, nothing pushed', async () => {
+    const { organizationId, admin, client } = await organizationWithNumber();
+    const pair = createECDH('prime256v1');
+    pair.generateKeys();
+    // One byte more than a P-256 key: web-push refuses to sign with it.
+    const sealed = await seal(Buffer.concat([Buffer.from([1]), pair.getPrivateKey()]).toString('base64url'), { organizationId, itemId: 'PUSHKEYS', attribute: 'privateKey' });
+    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...pushKeys.applicationServerKeys(organizationId), entity: PUSH_KEYS_ENTITY, publicKey: pair.getPublicKey().toString('base64url'), privateKey: sealed, createdAt: new Date().toISOString() } }));
+    const browser = newBrowser();
+    await subscribed(admin, browser);
+    const call = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555310' }, data: { summary: 'Hung up.', missed: true } });
+    await api.eventsCaughtUp();
+    expect(pushesTo(browser)).toEqual([]);
+    const events = (await client.get('/v1/events?type=inquiry.created')).body.events;
+    expect(events.map((event: { data: { id: string } }) => event.data.id)).toEqual([call.body.inquiry.id]);
   });
 
   it('tells a member no more once disabled, or once demoted, of what their new role does not receive, on the very next event', async () => {

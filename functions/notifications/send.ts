@@ -49,15 +49,31 @@ function post(details: { endpoint: string; headers: Record<string, string | numb
   });
 }
 
+/**
+ * The push's request, encrypted for the browser and signed with the organization's key; undefined when the library
+ * cannot (a key it refuses): a notice is now or never, so a stream record is not handed again for it.
+ */
+function signed(subscription: StoredSubscription, payload: string, topic: string, keys: { publicKey: string; privateKey: string }) {
+  try {
+    return webPush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }, payload, {
+      vapidDetails: { subject: SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
+      TTL: NOTICE_TTL_SECONDS,
+      urgency: 'high',
+      topic,
+      contentEncoding: 'aes128gcm',
+    });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Sends one notice to one subscription: the payload encrypted for the browser (aes128gcm) and signed with the organization's VAPID key. */
 export async function pushTo(organizationId: string, subscription: StoredSubscription, payload: string, topic: string, keys: { publicKey: string; privateKey: string }): Promise<PushOutcome> {
-  const details = webPush.generateRequestDetails({ endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } }, payload, {
-    vapidDetails: { subject: SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
-    TTL: NOTICE_TTL_SECONDS,
-    urgency: 'high',
-    topic,
-    contentEncoding: 'aes128gcm',
-  });
+  const details = signed(subscription, payload, topic, keys);
+  if (!details) {
+    logger.error('push not signed', { organizationId, subscriptionId: subscription.id });
+    return 'FAILED';
+  }
   const status = await post(details as unknown as Parameters<typeof post>[0]);
   if (status !== null && status >= 200 && status < 300) return 'SENT';
   if (status === 404 || status === 410) {

@@ -28,18 +28,30 @@ export async function applicationServerKey(organizationId: string): Promise<stri
   const pair = createECDH('prime256v1');
   pair.generateKeys();
   const publicKey = pair.getPublicKey().toString('base64url');
-  const privateKey = await seal(pair.getPrivateKey().toString('base64url'), SEALED_FOR(organizationId));
+  const privateKey = await seal(fullPrivateKey(pair.getPrivateKey().toString('base64url')), SEALED_FOR(organizationId));
   const item = { ...pushKeys.applicationServerKeys(organizationId), entity: PUSH_KEYS_ENTITY, publicKey, privateKey, createdAt: new Date(clock.now()).toISOString() };
   if (await writeAloneWhereHolds(insertIfAbsent(item, conditionNotHeld))) return publicKey;
   // Another request made the pair first: its key is the one.
   return String((await readItem(pushKeys.applicationServerKeys(organizationId)))!.publicKey);
 }
 
+const P256_PRIVATE_KEY_BYTES = 32;
+
+/**
+ * A P-256 private key (base64url) as its 32 bytes. Node's ECDH gives the number without its leading zero bytes, so about
+ * one key in 256 is shorter, and web-push refuses to sign with it: every push of that organization failed.
+ */
+export const fullPrivateKey = (privateKey: string): string => {
+  const bytes = Buffer.from(privateKey, 'base64url');
+  return Buffer.concat([Buffer.alloc(Math.max(0, P256_PRIVATE_KEY_BYTES - bytes.length)), bytes]).toString('base64url');
+};
+
 /** The organization's VAPID key pair, opened to sign with; undefined before any member asked to subscribe. */
 export async function vapidKeys(organizationId: string): Promise<{ publicKey: string; privateKey: string } | undefined> {
   const stored = await readItem(pushKeys.applicationServerKeys(organizationId));
   if (!stored) return undefined;
-  return { publicKey: String(stored.publicKey), privateKey: await open(stored.privateKey as Uint8Array<ArrayBuffer>, SEALED_FOR(organizationId)) };
+  // A pair made before keys were stored whole may be short: it is the same key, written in full.
+  return { publicKey: String(stored.publicKey), privateKey: fullPrivateKey(await open(stored.privateKey as Uint8Array<ArrayBuffer>, SEALED_FOR(organizationId))) };
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
