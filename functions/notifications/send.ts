@@ -1,11 +1,9 @@
 import type { RequestOptions } from 'node:https';
 import webPush from 'web-push';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '#shared/config';
-import { dynamo } from '#shared/dynamo';
 import { logger } from '#shared/observability';
 import { outboundRequest } from '#shared/net/outbound';
 import { privateUrls } from '#shared/private-urls';
+import { readItem } from '#shared/store/read-item';
 import type { Event } from '../events/schema';
 import { leadKeys } from '../leads/entity';
 import { CONSOLE_PATH } from '../sign-in/site';
@@ -87,10 +85,10 @@ export async function pushTo(organizationId: string, subscription: StoredSubscri
 /** The lead's name and assignee, for a notice about it. */
 async function leadOf(organizationId: string, leadId: string | undefined): Promise<{ name?: string; assignedMemberId?: number } | undefined> {
   if (!leadId) return undefined;
-  const { Item } = await dynamo.send(new GetCommand({ TableName: config.tableName, Key: leadKeys.lead(organizationId, leadId), ProjectionExpression: 'firstName, lastName, assignedMemberId' }));
-  if (!Item) return undefined;
-  const name = [Item.firstName, Item.lastName].filter((part) => typeof part === 'string' && part).join(' ');
-  return { ...(name ? { name } : {}), ...(typeof Item.assignedMemberId === 'number' ? { assignedMemberId: Item.assignedMemberId } : {}) };
+  const lead = await readItem(leadKeys.lead(organizationId, leadId));
+  if (!lead) return undefined;
+  const name = [lead.firstName, lead.lastName].filter((part) => typeof part === 'string' && part).join(' ');
+  return { ...(name ? { name } : {}), ...(typeof lead.assignedMemberId === 'number' ? { assignedMemberId: lead.assignedMemberId } : {}) };
 }
 
 /**
