@@ -5,7 +5,7 @@ import { memberSession, type SessionClient } from '../../test/support/member-ses
 import { startReceiver, type Receiver } from '../../test/support/receiver';
 import { webhookSettings } from '../webhooks/settings';
 import { MAX_SUBSCRIPTIONS_PER_MEMBER } from './schema';
-import { fullPrivateKey } from './store';
+import { fullPrivateKey, SEALED_FOR } from './store';
 import { PUSH_KEYS_ENTITY, pushKeys } from './entity';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config';
@@ -99,6 +99,12 @@ async function customerTexts(from: string, to: string, body: string) {
   const res = await fetch(`${api.url}/local/sms/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from, to, body }) });
   expect(res.status).toBe(202);
   await api.eventsCaughtUp();
+}
+
+/** The organization's key pair as stored, written here: as a pair made before keys were kept whole, or one that is no key. */
+async function storedKeyPair(organizationId: string, publicKey: string, privateKey: string) {
+  const item = { ...pushKeys.applicationServerKeys(organizationId), entity: PUSH_KEYS_ENTITY, publicKey, privateKey: await seal(privateKey, SEALED_FOR(organizationId)), createdAt: new Date().toISOString() };
+  await dynamo.send(new PutCommand({ TableName: config.tableName, Item: item }));
 }
 
 /** The event the stream consumer derives when the delivery worker disables a subscription, as `pushNotices` takes it. */
@@ -361,8 +367,7 @@ describe('notices pushed to a member’s browsers', () => {
     expect(fromWhole.getPublicKey().toString('base64url')).toBe(publicKey);
     expect(fullPrivateKey(fullPrivateKey(shortPrivateKey))).toBe(fullPrivateKey(shortPrivateKey));
     // Stored so, by a pair made before that: the organization's pushes are signed with it all the same.
-    const sealed = await seal(shortPrivateKey, { organizationId, itemId: 'PUSHKEYS', attribute: 'privateKey' });
-    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...pushKeys.applicationServerKeys(organizationId), entity: PUSH_KEYS_ENTITY, publicKey, privateKey: sealed, createdAt: new Date().toISOString() } }));
+    await storedKeyPair(organizationId, publicKey, shortPrivateKey);
     const browser = newBrowser();
     await subscribed(admin, browser);
     const call = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555309' }, data: { summary: 'Hung up.', missed: true } });
@@ -378,8 +383,7 @@ describe('notices pushed to a member’s browsers', () => {
     const pair = createECDH('prime256v1');
     pair.generateKeys();
     // One byte more than a P-256 key: web-push refuses to sign with it.
-    const sealed = await seal(Buffer.concat([Buffer.from([1]), pair.getPrivateKey()]).toString('base64url'), { organizationId, itemId: 'PUSHKEYS', attribute: 'privateKey' });
-    await dynamo.send(new PutCommand({ TableName: config.tableName, Item: { ...pushKeys.applicationServerKeys(organizationId), entity: PUSH_KEYS_ENTITY, publicKey: pair.getPublicKey().toString('base64url'), privateKey: sealed, createdAt: new Date().toISOString() } }));
+    await storedKeyPair(organizationId, pair.getPublicKey().toString('base64url'), Buffer.concat([Buffer.from([1]), pair.getPrivateKey()]).toString('base64url'));
     const browser = newBrowser();
     await subscribed(admin, browser);
     const call = await client.post('/v1/inquiries', { source: 'CALL', lead: { phone: '+61412555310' }, data: { summary: 'Hung up.', missed: true } });

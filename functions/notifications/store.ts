@@ -13,7 +13,7 @@ import { fromSubscriptionItem, NOTICE_KINDS, PUSH_KEYS_ENTITY, PUSH_SUBSCRIPTION
 import { MAX_SUBSCRIPTIONS_PER_MEMBER, type CreatePushSubscriptionBody } from './schema';
 
 /** The organization's VAPID key pair, the private key sealed for its item as a tenant's secret is. */
-const SEALED_FOR = (organizationId: string) => ({ organizationId, itemId: 'PUSHKEYS', attribute: 'privateKey' });
+export const SEALED_FOR = (organizationId: string) => ({ organizationId, itemId: 'PUSHKEYS', attribute: 'privateKey' });
 
 /** Who may hear of what: a failing webhook is for those who manage webhooks. */
 export const noticesForRole = (role: MemberRole): NoticeKind[] => NOTICE_KINDS.filter((kind) => kind !== 'WEBHOOK_FAILING' || role === 'ADMIN');
